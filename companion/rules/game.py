@@ -1,0 +1,242 @@
+"""Moves and transitions: ``pop``, ``legal_moves``, ``apply``, ``lose_move``.
+
+Every transition takes a :class:`State` and returns a new one; nothing is
+mutated. :func:`legal_moves` builds :class:`Move` values that already carry
+their consequences (the bumped colour, entering Finish), so applying one is
+bookkeeping, and the referee can say what happened without asking again.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from companion.rules.board import (
+    ABSOLUTE,
+    COLOR_INDEX,
+    COLORS,
+    FIRST_FINISH,
+    HOME,
+    LAST_FINISH,
+    LAST_TRACK,
+    NAMES,
+    START,
+    TRACK_SPACES,
+)
+from companion.rules.errors import PhaseError, RulesError
+from companion.rules.state import Phase, State, side_done
+
+
+class Move(NamedTuple):
+    """One legal move of one peg, with its consequences.
+
+    ``frm``/``to`` are progress values of ``color`` (see
+    :mod:`companion.rules.board`); ``victim`` is the colour sent Home, if any;
+    ``value`` is the pop used.
+    """
+
+    color: str
+    frm: int
+    to: int
+    victim: str | None
+    value: int
+
+    @property
+    def from_place(self) -> str:
+        return NAMES[COLOR_INDEX[self.color]][self.frm + 1]
+
+    @property
+    def to_place(self) -> str:
+        return NAMES[COLOR_INDEX[self.color]][self.to + 1]
+
+    @property
+    def at(self) -> str | None:
+        """Where the victim was bumped (a ``track:N`` name), if any."""
+        return self.to_place if self.victim else None
+
+    @property
+    def leaves_home(self) -> bool:
+        return self.frm == HOME
+
+    @property
+    def enters_finish(self) -> bool:
+        return self.frm < FIRST_FINISH <= self.to
+
+
+def pop(state: State, value: int) -> State:
+    """Record a settled pop: a who-goes-first pop, or the player's pop."""
+    if type(value) is not int or not 1 <= value <= 6:
+        raise RulesError(f"a pop is a number from 1 to 6, not {value!r}")
+    phase = state.phase
+    if phase is Phase.POP:
+        sixes = state.sixes + 1 if value == 6 else 0
+        return state._replace(phase=Phase.MOVE, pop=value, sixes=sixes)
+    if phase is Phase.FIRST:
+        pops = state.first_pops + (value,)
+        contenders = state.contenders
+        if len(pops) < len(contenders):
+            return state._replace(first_pops=pops, turn=contenders[len(pops)])
+        best = max(pops)
+        tied = tuple(s for s, v in zip(contenders, pops, strict=True) if v == best)
+        if len(tied) == 1:
+            return state._replace(phase=Phase.POP, turn=tied[0], contenders=(), first_pops=())
+        return state._replace(contenders=tied, first_pops=(), turn=tied[0])
+    raise PhaseError(f"a pop is not expected now (the game waits for {phase.value})")
+
+
+def forfeits_six(state: State) -> bool:
+    """Whether the pending pop is a third consecutive 6 under the house rule."""
+    return state.options.three_sixes and state.pop == 6 and state.sixes >= 3
+
+
+def legal_moves(state: State, pop: int | None = None) -> tuple[Move, ...]:
+    """The legal moves of the player to act for *pop* (default: the pending pop).
+
+    Empty when no peg can use the number (the move is lost), when the game is
+    over, and for a third consecutive 6 under the ``three_sixes`` house rule.
+    One move per distinct (colour, from) pair: pegs in Home are interchangeable.
+    """
+    if pop is None:
+        pop = state.pop
+        if state.phase is not Phase.MOVE or forfeits_six(state):
+            return ()
+    if state.turn < 0 or state.phase is Phase.OVER or state.phase is Phase.FIRST:
+        return ()
+    options = state.options
+    basic = options.basic
+    jump = options.jump_in_finish
+    track = state.track
+    moves: list[Move] = []
+    for c in state.sides[state.turn]:
+        mine = state.pegs[c]
+        color = COLORS[c]
+        absolute = ABSOLUTE[c]
+        last = HOME - 1
+        for p in mine:
+            if p == last:
+                continue
+            last = p
+            if p == HOME:
+                if pop != 6 and not basic:
+                    continue
+                occupant = track[START[c]]
+                if occupant == c:
+                    continue
+                moves.append(Move(color, HOME, 0, COLORS[occupant] if occupant >= 0 else None, pop))
+                continue
+            if p >= FIRST_FINISH and basic:
+                continue  # in basic play a peg in Finish has finished
+            q = p + pop
+            if q <= LAST_TRACK:
+                occupant = track[absolute[q]]
+                if occupant == c:
+                    continue
+                moves.append(Move(color, p, q, COLORS[occupant] if occupant >= 0 else None, pop))
+                continue
+            if q > LAST_FINISH:
+                if not basic:
+                    continue
+                q = LAST_FINISH
+            if q in mine:
+                continue
+            if not jump and any(p < x < q and x >= FIRST_FINISH for x in mine):
+                continue
+            moves.append(Move(color, p, q, None, pop))
+    return tuple(moves)
+
+
+def apply(state: State, move: Move) -> State:
+    """Play a move from :func:`legal_moves` and pass on play as the rules say.
+
+    The move is trusted (it came from :func:`legal_moves` or
+    :func:`companion.rules.check_move`); only the phase is checked.
+    """
+    if state.phase is not Phase.MOVE:
+        raise PhaseError(f"a move is not expected now (the game waits for {state.phase.value})")
+    c = COLOR_INDEX[move.color]
+    frm, to = move.frm, move.to
+    pegs = list(state.pegs)
+    mine = list(pegs[c])
+    mine.remove(frm)
+    mine.append(to)
+    mine.sort()
+    pegs[c] = tuple(mine)
+    track = list(state.track)
+    if 0 <= frm <= LAST_TRACK:
+        track[ABSOLUTE[c][frm]] = -1
+    if to <= LAST_TRACK:
+        index = ABSOLUTE[c][to]
+        if move.victim is not None:
+            v = COLOR_INDEX[move.victim]
+            theirs = list(pegs[v])
+            theirs.remove((index - START[v]) % TRACK_SPACES)
+            theirs.insert(0, HOME)
+            pegs[v] = tuple(theirs)
+        track[index] = c
+    return _end_move(state, tuple(pegs), tuple(track), to >= FIRST_FINISH)
+
+
+def lose_move(state: State) -> State:
+    """The pending pop cannot be used (or is forfeited): play passes on as the
+    rules say (a usable 6 still earns another pop)."""
+    if state.phase is not Phase.MOVE:
+        raise PhaseError(f"no pop is waiting for a move (the game waits for {state.phase.value})")
+    return _end_move(state, state.pegs, state.track, False)
+
+
+def _end_move(
+    state: State, pegs: tuple[tuple[int, ...], ...], track: tuple[int, ...], check: bool
+) -> State:
+    side = state.turn
+    finished = state.finished
+    if check and side_done(state, side, pegs):
+        finished = finished + (side,)
+        left = len(state.sides) - len(finished)
+        if not state.options.play_on or left <= 1:
+            return State(pegs, track, state.sides, state.options, Phase.OVER, -1, 0, 0, finished)
+        return State(
+            pegs,
+            track,
+            state.sides,
+            state.options,
+            Phase.POP,
+            _next_side(state.sides, finished, side),
+            0,
+            0,
+            finished,
+        )
+    if state.pop == 6 and not forfeits_six(state):
+        return State(
+            pegs, track, state.sides, state.options, Phase.POP, side, 0, state.sixes, finished
+        )
+    nxt = _next_side(state.sides, finished, side)
+    return State(pegs, track, state.sides, state.options, Phase.POP, nxt, 0, 0, finished)
+
+
+def _next_side(sides: tuple[tuple[int, ...], ...], finished: tuple[int, ...], side: int) -> int:
+    n = len(sides)
+    for step in range(1, n + 1):
+        candidate = (side + step) % n
+        if candidate not in finished:
+            return candidate
+    raise RulesError("no player is left to play")
+
+
+def pass_turn(state: State) -> State:
+    """Skip the rest of the current player's turn: the next player pops."""
+    if state.phase not in (Phase.POP, Phase.MOVE):
+        raise PhaseError(f"there is no turn to skip (the game waits for {state.phase.value})")
+    nxt = _next_side(state.sides, state.finished, state.turn)
+    return state._replace(phase=Phase.POP, turn=nxt, pop=0, sixes=0)
+
+
+def give_turn(state: State, color: str) -> State:
+    """Give the turn to the player of *color* (ending any who-goes-first pops)."""
+    if state.phase is Phase.OVER:
+        raise PhaseError("the game is over")
+    c = COLOR_INDEX.get(color)
+    side = None if c is None else state.side_of(c)
+    if side is None:
+        raise RulesError(f"{color} is not playing")
+    if side in state.finished:
+        raise RulesError(f"{color} has already finished")
+    return state._replace(phase=Phase.POP, turn=side, pop=0, sixes=0, contenders=(), first_pops=())
