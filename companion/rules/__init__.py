@@ -35,6 +35,7 @@ from companion.rules.game import (
     lose_move,
     pass_turn,
     pop,
+    relocate,
 )
 from companion.rules.illegal import REASONS, Illegal, check_move
 from companion.rules.options import Options
@@ -69,6 +70,7 @@ __all__ = [
     "place_name",
     "pop",
     "progress",
+    "relocate",
     "side_done",
     "spoken_place",
     "title",

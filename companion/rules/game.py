@@ -240,3 +240,39 @@ def give_turn(state: State, color: str) -> State:
     if side in state.finished:
         raise RulesError(f"{color} has already finished")
     return state._replace(phase=Phase.POP, turn=side, pop=0, sixes=0, contenders=(), first_pops=())
+
+
+def relocate(state: State, color: str, frm: int, to: int) -> State:
+    """Correct the position by hand: one peg of *color* is really on *to*, not *frm*.
+
+    No rule is checked (this is for a misread board), but the position must
+    stay possible: the peg exists, the place is free, and no player wins
+    by a correction (a win must come from a move).
+    """
+    c = COLOR_INDEX[color]
+    if state.side_of(c) is None:
+        raise RulesError(f"{color} is not playing")
+    mine = list(state.pegs[c])
+    if frm not in mine:
+        raise RulesError(f"there is no {color} peg on {NAMES[c][frm + 1]}")
+    mine.remove(frm)
+    if to != HOME and to in mine:
+        raise RulesError(f"a {color} peg is already on {NAMES[c][to + 1]}")
+    if 0 <= to <= LAST_TRACK and state.track[ABSOLUTE[c][to]] not in (-1, c):
+        other = COLORS[state.track[ABSOLUTE[c][to]]]
+        raise RulesError(f"a {other} peg is on {NAMES[c][to + 1]}; correct that peg first")
+    mine.append(to)
+    mine.sort()
+    pegs = state.pegs[:c] + (tuple(mine),) + state.pegs[c + 1 :]
+    track = list(state.track)
+    if 0 <= frm <= LAST_TRACK:
+        track[ABSOLUTE[c][frm]] = -1
+    if 0 <= to <= LAST_TRACK:
+        track[ABSOLUTE[c][to]] = c
+    changed = state._replace(pegs=pegs, track=tuple(track))
+    for side in range(len(state.sides)):
+        if side not in state.finished and side_done(changed, side):
+            raise RulesError(
+                f"that would finish {COLORS[state.sides[side][0]]}; play the move instead"
+            )
+    return changed

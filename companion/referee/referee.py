@@ -1,0 +1,292 @@
+"""The headless referee: one JSON-contract input in, its events out.
+
+:class:`Referee` is deterministic: the same inputs fed to a fresh referee give
+the same events and the same state, so a crashed live loop rebuilds its game
+by feeding its recorded inputs again. Nothing here does I/O; the command
+``companion referee`` reads and writes the lines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion import rules
+from companion.referee import events as ev
+from companion.referee.board_diff import Mismatch, Seen, Unchanged, read_board
+from companion.referee.events import Event
+from companion.referee.inputs import (
+    InputError,
+    parse_at,
+    parse_board,
+    parse_color,
+    parse_line,
+    parse_move,
+    parse_pop,
+    parse_setup,
+)
+from companion.rules import COLOR_INDEX, Move, Phase, RulesError, State, title
+from companion.rules.board import HOME, LAST_TRACK
+
+#: Reason codes of ``illegal`` events the referee adds to those of
+#: :data:`companion.rules.REASONS`.
+REFEREE_REASONS: dict[str, str] = {
+    "awaiting-move": "a pop came while the last pop still waits for a move",
+    "board-mismatch": "the board differs from the game in a way no single move explains",
+    "nothing-to-undo": "undo with nothing left to undo",
+    "nothing-to-correct": "a pop correction when the last accepted input was not a pop",
+    "nothing-to-skip": "skip while nobody has a turn",
+}
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One accepted input: the state before it and what it was (for undo)."""
+
+    before: State
+    kind: str
+    text: str
+
+
+class Referee:
+    """Referee one game from contract inputs; see docs/referee.md."""
+
+    def __init__(self) -> None:
+        self._state = rules.new_game()
+        self._history: list[_Step] = []
+
+    @property
+    def state(self) -> State:
+        """The current rules state: ``state.player`` (whose turn), ``state.phase``,
+        ``state.pop`` (the pop awaiting a move, 0 when none)."""
+        return self._state
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    def feed_line(self, line: str) -> list[Event]:
+        """One input line of text; blank lines give no events, bad JSON an ``error``."""
+        if not line.strip():
+            return []
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            return [ev.error(f"Not a JSON line: {exc}.")]
+        return self.feed(obj)
+
+    def feed(self, obj: Mapping[str, Any]) -> list[Event]:
+        """One input object; returns its events in order. Never raises for bad input."""
+        try:
+            line = parse_line(obj)
+            handler = getattr(self, f"_on_{line.action}")
+            result: list[Event] = handler(line.body, line.extra)
+            return result
+        except (InputError, RulesError) as exc:
+            return [ev.error(_sentence(str(exc)))]
+
+    # -- actions -----------------------------------------------------------
+
+    def _on_setup(self, body: object, extra: Mapping[str, Any]) -> list[Event]:
+        setup = parse_setup(body)
+        options = rules.Options.from_mapping(setup.get("rules") or {})
+        state = rules.new_game(setup.get("players"), options, setup.get("pegs"), setup.get("turn"))
+        self._state = state
+        self._history.clear()
+        return [ev.turn(state)] if state.phase is Phase.POP else []
+
+    def _on_pop(self, body: object, extra: Mapping[str, Any]) -> list[Event]:
+        value = parse_pop(body)
+        state = self._state
+        if state.phase is Phase.OVER:
+            return [ev.illegal("game-over", "The game is over.", value=value)]
+        if state.phase is Phase.MOVE:
+            name = title(state.sides[state.turn][0])
+            text = f"{name}, move a peg {state.pop} first; then pop again."
+            return [ev.illegal("awaiting-move", text, value=value, color=state.player)]
+        side = state.turn
+        after = rules.pop(state, value)
+        self._push(state, "pop", f"{title(state.sides[side][0])}'s pop of {value}")
+        out = [ev.pop(state, side, value)]
+        if state.phase is Phase.FIRST:
+            out += self._first_round(state, after, value)
+            self._state = after
+            return out
+        if not rules.legal_moves(after):
+            out.append(ev.no_move(after, _no_move_reason(after)))
+            lost = rules.lose_move(after)
+            out += ev.after_move(after, lost)
+            after = lost
+        self._state = after
+        return out
+
+    def _first_round(self, before: State, after: State, value: int) -> list[Event]:
+        if len(before.first_pops) + 1 < len(before.contenders):
+            return []
+        if after.phase is Phase.POP:
+            name = title(after.sides[after.turn][0])
+            first = ev.event(
+                "first",
+                f"{name} goes first.",
+                value=max(before.first_pops + (value,)),
+                **ev.side_fields(after, after.turn),
+            )
+            return [first, ev.turn(after)]
+        tied = [ev.player_name(after, s) for s in after.contenders]
+        names = " and ".join(c.capitalize() for c in tied)
+        best = max(before.first_pops + (value,))
+        text = f"{names} tie with {best}: {names} pop again, {tied[0].capitalize()} first."
+        return [ev.event("tie", text, value=best, colors=tied)]
+
+    def _on_move(self, body: object, extra: Mapping[str, Any]) -> list[Event]:
+        seen = parse_move(body)
+        verdict = rules.check_move(self._state, seen.color, seen.frm, seen.to)
+        if isinstance(verdict, rules.Illegal):
+            return [
+                ev.illegal(
+                    verdict.reason,
+                    verdict.text,
+                    color=seen.color,
+                    from_=body["from"],  # type: ignore[index]
+                    to=body["to"],  # type: ignore[index]
+                )
+            ]
+        return self._play(verdict)
+
+    def _on_board(self, body: object, extra: Mapping[str, Any]) -> list[Event]:
+        state = self._state
+        seen = parse_board(body, state.options.pegs_per_color)
+        for c, places in seen.items():
+            if state.side_of(c) is None and any(p.kind != "home" for p in places):
+                raise InputError(
+                    f"board shows {rules.COLORS[c]} pegs out of Home, but {rules.COLORS[c]} is not playing"
+                )
+        reading = read_board(state, seen)
+        if isinstance(reading, Unchanged):
+            return []
+        if isinstance(reading, Mismatch):
+            return [ev.illegal("board-mismatch", reading.text)]
+        if isinstance(reading, Seen):
+            ill = reading.illegal
+            return [
+                ev.illegal(
+                    ill.reason, ill.text, color=reading.color, from_=reading.frm, to=reading.to
+                )
+            ]
+        return self._play(reading)
+
+    def _play(self, move: Move) -> list[Event]:
+        before = self._state
+        after = rules.apply(before, move)
+        name = title(COLOR_INDEX[move.color])
+        self._push(before, "move", f"{name}'s move from {move.from_place} to {move.to_place}")
+        self._state = after
+        return ev.move(move) + ev.after_move(before, after)
+
+    def _on_command(self, body: object, extra: Mapping[str, Any]) -> list[Event]:
+        if body == "undo":
+            return self._undo()
+        if body == "pop":
+            return self._correct_pop(parse_pop(extra.get("value")))
+        if body == "turn":
+            color = parse_color(extra.get("color"), "colour for turn")
+            before = self._state
+            after = rules.give_turn(before, color)
+            self._push(before, "turn", f"giving the turn to {title(COLOR_INDEX[color])}")
+            self._state = after
+            return [ev.turn(after)]
+        if body == "skip":
+            return self._skip()
+        if body == "peg":
+            return self._correct_peg(extra)
+        raise InputError(f"unknown command {body!r}: the commands are undo, pop, turn, skip, peg")
+
+    def _undo(self) -> list[Event]:
+        if not self._history:
+            return [ev.illegal("nothing-to-undo", "There is nothing to undo.")]
+        step = self._history.pop()
+        self._state = step.before
+        return [ev.event("undo", f"Undone: {step.text}. {ev.prompt(step.before)}")]
+
+    def _correct_pop(self, value: int) -> list[Event]:
+        if not self._history or self._history[-1].kind != "pop":
+            return [
+                ev.illegal(
+                    "nothing-to-correct",
+                    "There is no pop to correct: the last thing done was not a pop.",
+                )
+            ]
+        step = self._history.pop()
+        saved = self._state
+        self._state = step.before
+        out = self._on_pop(value, {})
+        if out and out[0]["event"] != "pop":  # cannot happen: the state before a pop takes a pop
+            self._state = saved
+            self._history.append(step)
+            return out
+        name = title(step.before.sides[step.before.turn][0])
+        return [
+            ev.event(
+                "correct",
+                f"Corrected: {name}'s pop was {value}.",
+                value=value,
+                color=rules.COLORS[step.before.sides[step.before.turn][0]],
+            )
+        ] + out
+
+    def _skip(self) -> list[Event]:
+        before = self._state
+        if before.phase not in (Phase.POP, Phase.MOVE):
+            return [ev.illegal("nothing-to-skip", "There is no turn to skip now.")]
+        after = rules.pass_turn(before)
+        name = title(before.sides[before.turn][0])
+        self._push(before, "skip", f"skipping {name}'s turn")
+        self._state = after
+        return [
+            ev.event("skip", f"{name}'s turn is skipped.", **ev.side_fields(before, before.turn)),
+            ev.turn(after),
+        ]
+
+    def _correct_peg(self, extra: Mapping[str, Any]) -> list[Event]:
+        for key in ("color", "from", "to"):
+            if key not in extra:
+                raise InputError(f"the peg command needs color, from and to; {key} is missing")
+        color = parse_color(extra["color"])
+        c = COLOR_INDEX[color]
+        frm = rules.progress(c, parse_at(extra["from"], "peg from"))
+        to = rules.progress(c, parse_at(extra["to"], "peg to"))
+        before = self._state
+        after = rules.relocate(before, color, frm, to)
+        self._push(before, "peg", f"the {color} peg moved by hand")
+        self._state = after
+        where = rules.spoken_place(c, to)
+        return [
+            ev.event(
+                "peg",
+                f"Noted: a {color} peg is on {where}.",
+                color=color,
+                from_=extra["from"],
+                to=extra["to"],
+            )
+        ]
+
+    def _push(self, before: State, kind: str, text: str) -> None:
+        self._history.append(_Step(before, kind, text))
+
+
+def _no_move_reason(state: State) -> str:
+    if rules.forfeits_six(state):
+        return "third-six"
+    if state.pop != 6 and not state.options.basic:
+        pegs = [p for c in state.sides[state.turn] for p in state.pegs[c]]
+        if HOME in pegs and not any(0 <= p <= LAST_TRACK for p in pegs):
+            return "needs-six"
+    return "blocked"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[0].upper() + text[1:] if text else "Bad input"
+    return text if text.endswith((".", "!", "?")) else text + "."
