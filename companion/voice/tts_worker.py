@@ -1,0 +1,63 @@
+"""The speech-synthesis worker process: pyttsx3 behind a pipe.
+
+pyttsx3 has reported hangs (a second ``runAndWait``, multiprocessing) and
+fails at ``init()`` without ``libespeak-ng1``. Running it in its own process,
+driven by JSON lines over stdin/stdout, means a hang or a crash costs the
+:class:`~companion.voice.speaker.Speaker` one timeout and a restart, never the
+game.
+
+Protocol, one JSON object per line:
+
+* the worker first writes ``{"ready": true}`` or ``{"ready": false, "error": ...}``;
+* request ``{"text": ..., "path": ..., "rate": int|null, "voice": str|null}``;
+* reply ``{"ok": true}`` once the WAV is complete, or ``{"ok": false, "error": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+
+def _reply(out: TextIO, obj: dict[str, Any]) -> None:
+    out.write(json.dumps(obj) + "\n")
+    out.flush()
+
+
+def main() -> int:
+    # pyttsx3 prints "Audio saved to ..." on stdout: keep the protocol on a
+    # private copy of fd 1 and send everything else to stderr.
+    proto = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        import pyttsx3
+
+        engine = pyttsx3.init()
+        default_rate = engine.getProperty("rate")
+    except Exception as exc:  # any failure here means "no speech engine"
+        _reply(proto, {"ready": False, "error": f"{type(exc).__name__}: {exc}"})
+        return 1
+    _reply(proto, {"ready": True})
+    for line in sys.stdin:
+        try:
+            req = json.loads(line)
+            path = Path(req["path"])
+            engine.setProperty("rate", int(req.get("rate") or default_rate))
+            if req.get("voice"):
+                engine.setProperty("voice", req["voice"])
+            engine.save_to_file(str(req["text"]), str(path))
+            engine.runAndWait()
+            if not path.is_file() or path.stat().st_size <= 44:
+                raise RuntimeError("the engine wrote no audio")
+            _reply(proto, {"ok": True})
+        except Exception as exc:
+            _reply(proto, {"ok": False, "error": f"{type(exc).__name__}: {exc}"})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
