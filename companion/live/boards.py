@@ -1,0 +1,93 @@
+"""Whole-board positions as the loop compares them: seen versus expected.
+
+A position is ``{colour: [place, ...]}`` in the referee's place names
+(``home``, ``track:N``, ``finish:K``), as the vision stream and the referee's
+``pegs`` both use. The loop needs three things from a pair of positions:
+are they the same (order of pegs does not matter), which pegs are missing
+from the seen board (a peg in a hand, knocked off, or bumped and not yet put
+back), and a sentence saying what differs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+Board = dict[str, list[str]]
+
+
+def normalise(board: Mapping[str, Sequence[str]], colours: Iterable[str]) -> Board:
+    """Keep only *colours*, each with its places sorted (peg order is meaningless)."""
+    return {c: sorted(board.get(c, ())) for c in colours}
+
+
+def same(a: Mapping[str, Sequence[str]], b: Mapping[str, Sequence[str]], colours: Iterable[str]) -> bool:
+    return all(Counter(a.get(c, ())) == Counter(b.get(c, ())) for c in colours)
+
+
+def missing(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """How many pegs of each colour the camera does not see at all."""
+    out: dict[str, int] = {}
+    for colour, places in expected.items():
+        short = len(places) - len(seen.get(colour, ()))
+        if short > 0:
+            out[colour] = short
+    return out
+
+
+def complete(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> Board:
+    """The seen board with each unseen peg counted as in its Home.
+
+    Why Home: the one legitimate reason for a peg to be off the board after a
+    stable move is that it was bumped and its owner has not put it back yet,
+    and the referee has already sent it Home. Any other reading of a missing
+    peg is refused by the loop (it never calls a move illegal on a board with
+    pegs missing).
+    """
+    out: Board = {}
+    for colour, places in expected.items():
+        got = list(seen.get(colour, ()))
+        got += ["home"] * max(0, len(places) - len(got))
+        out[colour] = sorted(got)
+    return out
+
+
+def spoken_place(place: str) -> str:
+    """``track:9`` -> ``space 9``; ``finish:2`` -> ``Finish space 2``; ``home`` -> ``Home``."""
+    if place == "home":
+        return "Home"
+    kind, _, n = place.partition(":")
+    if kind == "track":
+        return f"space {n}"
+    if kind == "finish":
+        return f"Finish space {n}"
+    return place
+
+
+def differences(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> list[str]:
+    """Sentences naming each peg the camera sees where the game does not have it.
+
+    Example: ``I see a blue peg on space 9, but the game has it in Home.``
+    """
+    out: list[str] = []
+    for colour, places in expected.items():
+        extra = Counter(seen.get(colour, ())) - Counter(places)
+        lacking = Counter(places) - Counter(seen.get(colour, ()))
+        extra_list = sorted(extra.elements())
+        lacking_list = sorted(lacking.elements())
+        for i, place in enumerate(extra_list):
+            where = f"on {spoken_place(place)}" if place != "home" else "in Home"
+            if i < len(lacking_list):
+                want = lacking_list[i]
+                has = f"on {spoken_place(want)}" if want != "home" else "in Home"
+                out.append(f"I see a {colour} peg {where}, but the game has it {has}.")
+            else:
+                out.append(f"I see an extra {colour} peg {where}.")
+        for place in lacking_list[len(extra_list):]:
+            has = f"on {spoken_place(place)}" if place != "home" else "in Home"
+            out.append(f"I cannot see the {colour} peg that the game has {has}.")
+    return out
+
+
+def all_home(board: Mapping[str, Sequence[str]], colours: Iterable[str], pegs: int = 4) -> bool:
+    return all(list(board.get(c, ())) == ["home"] * pegs for c in colours)

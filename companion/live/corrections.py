@@ -1,0 +1,257 @@
+"""Voice commands acting on the game: corrections, questions, settings.
+
+Why here and not in the referee: a correction is judged against what the
+camera sees. A correction the camera agrees with (or cannot judge) is
+applied; one the camera contradicts is said aloud ("I still see a red peg on
+space 12") and applied only when the player says it again, so a misheard
+command never silently rewrites the game and a misread camera never silently
+overrules the players. Every correction is recorded with what was said back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.live import boards
+from companion.live.observations import Spoken
+
+if TYPE_CHECKING:
+    from companion.live.loop import Loop
+
+HELP = (
+    "You can say: undo; the pop was five; it's Blue's turn; skip; red peg on space twelve; "
+    "whose turn; where are the pegs; score; repeat; pause; resume; new game; louder; quieter."
+)
+
+#: Commands that change the referee's game (recorded as corrections).
+_CHANGING = ("undo", "pop", "turn", "skip", "peg")
+
+
+def handle_spoken(loop: Loop, cmd: Spoken) -> None:
+    """Act on one voice command."""
+    intent = cmd.intent
+    value = cmd.value
+    if intent in ("yes", "no"):
+        _confirm(loop, cmd)
+        return
+    if intent == "stop":
+        _speaker_call(loop, "stop")
+        return
+    if intent in ("louder", "quieter", "quiet"):
+        _speaker_call(loop, intent)
+        return
+    if intent == "repeat":
+        if not _speaker_call(loop, "repeat") and loop.said:
+            loop.say(loop.said[-1].text)
+        return
+    if intent == "help":
+        loop.say(HELP)
+        return
+    if intent == "rule":
+        answer = value.get("answer") or value.get("text")
+        loop.say(str(answer) if answer else "I do not know that rule question.")
+        return
+    if intent == "pause":
+        loop.paused = True
+        loop.say("Paused. Say resume to carry on.")
+        return
+    if intent == "resume":
+        if loop.paused:
+            loop.paused = False
+            loop.say("Carrying on.")
+            if loop.stage == "game":
+                loop.stage = "check"
+                loop.check_said = None
+        return
+    if intent == "whose-turn":
+        loop.say(_whose_turn(loop))
+        return
+    if intent == "status":
+        loop.say(_status(loop, value.get("color")))
+        return
+    if intent == "score":
+        loop.say(loop.score_sentence() if loop.score_sentence else "I am not keeping score this time.")
+        return
+    if intent == "new-game":
+        loop.pending_confirm = cmd
+        loop.say("Start a new game? Say yes or no.")
+        return
+    if intent in _CHANGING:
+        if loop.stage not in ("game", "check", "over") or loop.referee.state is None:
+            loop.say("The game has not started yet.")
+            return
+        _correct(loop, cmd)
+        return
+    loop.say("Sorry, I cannot do that.")
+
+
+def _speaker_call(loop: Loop, name: str) -> bool:
+    method = getattr(loop.speaker, name, None)
+    if callable(method):
+        method()
+        return True
+    return False
+
+
+def _confirm(loop: Loop, cmd: Spoken) -> None:
+    pending = loop.pending_confirm
+    loop.pending_confirm = None
+    if pending is None:
+        return
+    if cmd.intent == "no":
+        loop.say("All right, the game goes on.")
+        return
+    if pending.intent == "new-game":
+        if loop.recorder is not None and loop.stage != "over":
+            abandon = getattr(loop.recorder, "abandon", None)
+            if callable(abandon):
+                abandon()
+        players = loop.players
+        loop.held_pops.clear()
+        loop.illegal_board = None
+        loop.before_move = None
+        loop.places = []
+        loop.start(players, loop.rules)
+    elif pending.intent in _CHANGING:
+        _apply(loop, pending, "Done.")
+
+
+def _whose_turn(loop: Loop) -> str:
+    view = loop.referee
+    if view.state is None:
+        return "The game has not started yet."
+    if view.over:
+        return "The game is over."
+    player = (view.player or "").capitalize()
+    if view.phase == "first":
+        return f"We are popping to see who goes first. {player}, pop."
+    if view.phase == "move":
+        return f"It is {player}'s turn, to move a peg {view.pending_pop}."
+    return f"It is {player}'s turn to pop."
+
+
+def _status(loop: Loop, colour: object) -> str:
+    position = loop.referee.position
+    if not position:
+        return "The game has not started yet."
+    colours = [colour] if isinstance(colour, str) and colour in position else list(position)
+    parts = []
+    for c in colours:
+        places = position[c]
+        home = places.count("home")
+        out = [boards.spoken_place(p) for p in places if p != "home"]
+        said = f"{c.capitalize()}: {home} in Home"
+        if out:
+            said += ", " + ", ".join(out)
+        parts.append(said + ".")
+    return " ".join(parts)
+
+
+def _line_for(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
+    """The referee command line for a correction, or ``None`` if incomplete."""
+    value = cmd.value
+    if cmd.intent == "undo":
+        return {"command": "undo"}
+    if cmd.intent == "skip":
+        return {"command": "skip"}
+    if cmd.intent == "pop":
+        v = value.get("value")
+        return {"command": "pop", "value": v} if isinstance(v, int) else None
+    if cmd.intent == "turn":
+        c = value.get("color") or value.get("value")
+        return {"command": "turn", "color": c} if isinstance(c, str) else None
+    if cmd.intent == "peg":
+        colour = value.get("color")
+        to = value.get("to") or value.get("place")
+        if not isinstance(colour, str) or not isinstance(to, str):
+            return None
+        frm = value.get("from")
+        if not isinstance(frm, str):
+            frm = _guess_from(loop, colour, to)
+            if frm is None:
+                return None
+        return {"command": "peg", "color": colour, "from": frm, "to": to}
+    return None
+
+
+def _guess_from(loop: Loop, colour: str, to: str) -> str | None:
+    """Which of the colour's pegs a "red peg on twelve" correction moves.
+
+    The one the camera does not see where the game has it; failing that, the
+    only peg of that colour not already on *to*.
+    """
+    game = loop.referee.position.get(colour, [])
+    seen = (loop.last_board or {}).get(colour, [])
+    unseen = [p for p in game if p != to and game.count(p) > seen.count(p)]
+    if unseen:
+        return unseen[0]
+    candidates = sorted({p for p in game if p != to})
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
+    """What the camera sees against this correction, as a sentence, or ``None``."""
+    seen = loop.last_board
+    if seen is None or loop.camera_lost:
+        return None
+    if cmd.intent == "peg":
+        colour, frm, to = line["color"], line["from"], line["to"]
+        mine = seen.get(colour, [])
+        if to != "home" and to not in mine:
+            return f"I do not see a {colour} peg on {boards.spoken_place(to)}."
+        if frm != "home" and frm in mine and mine.count(frm) >= loop.referee.position.get(colour, []).count(frm):
+            return f"I still see a {colour} peg on {boards.spoken_place(frm)}."
+    if cmd.intent == "pop":
+        last = loop.last_pop_seen
+        if last is not None and last != line["value"]:
+            return f"I saw a {last} on the die."
+    return None
+
+
+def _correct(loop: Loop, cmd: Spoken) -> None:
+    line = _line_for(loop, cmd)
+    if line is None:
+        loop.say("I did not understand that correction. Say it again, please.")
+        return
+    said = _contradiction(loop, cmd, line)
+    if said is not None and loop.last_contradiction != line:
+        loop.last_contradiction = line
+        loop.say(said + " Say it again if you are sure.", urgent=True)
+        _record(loop, cmd, said)
+        return
+    loop.last_contradiction = None
+    _apply(loop, cmd, "Overruling the camera." if said else "")
+
+
+def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
+    line = _line_for(loop, cmd)
+    if line is None:
+        return
+    if preface:
+        loop.say(preface)
+    events = loop.feed(line, origin="voice")
+    outcome = " ".join(str(e.get("text", "")) for e in events).strip()
+    _record(loop, cmd, outcome or "no change")
+    loop.before_move = None  # a later board is no longer a change of mind
+    if cmd.intent == "peg":
+        # The players overruled (or agreed with) the camera about a peg: the
+        # picture as it is must not be fed straight back as a move.
+        loop.board_stale = True
+        loop.illegal_board = None
+        return
+    if cmd.intent == "undo":
+        # The camera still shows the undone move: wait for the board to
+        # change instead of feeding the same picture straight back.
+        loop.board_stale = True
+        loop.illegal_board = None
+        if loop.last_board is not None:
+            wrong = boards.differences(loop.last_board, loop.referee.position)
+            if wrong:
+                loop.say("Please put the pegs back. " + " ".join(wrong[:2]))
+        return
+    loop.reevaluate()
+
+
+def _record(loop: Loop, cmd: Spoken, outcome: str) -> None:
+    if loop.recorder is not None:
+        loop.recorder.correction({"intent": cmd.intent, **cmd.value}, outcome, loop.t)

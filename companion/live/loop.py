@@ -1,0 +1,486 @@
+"""The live referee loop: observations in, referee inputs and announcements out.
+
+The loop stands between what the camera and microphone report and the
+headless referee (issue 2), and adds what a real table needs:
+
+* a move counts only when the board is stable after it (the vision stream
+  reports only stable boards); a board equal to the game's position is
+  nothing, so lifting a peg and putting it back says nothing;
+* a board with pegs missing is never called illegal: a peg bumped and not yet
+  back in its Home is counted as Home (the referee has already sent it there)
+  and its owner is reminded after a while; any other missing peg is asked for;
+* an illegal move is announced once, with its reason, and the loop waits for
+  the board to be put back or changed into a legal move; the same wrong board
+  seen again is not announced again (no nagging);
+* a pop settled while the previous move is still under way is held and
+  delivered when the referee is ready for it;
+* a move changed after it was accepted (the player let go, then changed their
+  mind) is taken back and the final position counts, as long as nobody has
+  popped since;
+* voice corrections act on the referee (see :mod:`companion.live.corrections`);
+* a lost camera or board gets one clear message and is waited for.
+
+Every input fed to the referee is recorded (``Recorder``) before its events
+are spoken, so a crash never loses an announced event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.live import boards
+from companion.live.observations import (
+    BoardFound,
+    BoardLost,
+    BoardStable,
+    CameraBack,
+    CameraLost,
+    DieCocked,
+    Observation,
+    PopSettled,
+    Spoken,
+    Tick,
+)
+from companion.live.ports import Recorder, Speaker
+from companion.live.referee_view import LiveReferee, RefereeView
+from companion.referee.board_diff import read_board
+from companion.referee.inputs import InputError, parse_board
+from companion.rules import Move, State
+
+#: Referee events spoken ahead of routine ones.
+URGENT_EVENTS = frozenset({"illegal", "bump"})
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    """Timings of the loop's own reminders, in seconds of session time."""
+
+    #: A bumped peg still off the board this long after the bump gets a reminder.
+    home_reminder_s: float = 8.0
+    #: A peg missing (not bumped) for this long is asked for.
+    missing_peg_s: float = 4.0
+    #: The board unseen this long gets "I can't see the board".
+    board_lost_s: float = 4.0
+    #: A pop held this long because the player has not moved gets a reminder.
+    held_pop_s: float = 10.0
+
+
+@dataclass
+class Announcement:
+    """Something the loop said, with the referee event behind it (if any)."""
+
+    t: float
+    text: str
+    urgent: bool = False
+    event: dict[str, Any] | None = None
+
+
+@dataclass
+class _Timers:
+    """Pending reminders: each fires once, at its time, if still relevant."""
+
+    awaiting_home: dict[str, float] = field(default_factory=dict)  # colour -> due time
+    reminded_home: set[str] = field(default_factory=set)
+    missing_since: float | None = None
+    missing_said: bool = False
+    board_lost_since: float | None = None
+    board_lost_said: bool = False
+    held_pop_since: float | None = None
+    held_pop_said: bool = False
+
+
+class Loop:
+    """The live referee's state machine.
+
+    Build it with a referee factory, a speaker and (optionally) a recorder;
+    then either :meth:`start` a new game (the loop checks the opening position
+    first) or :meth:`resume` from recorded inputs; then :meth:`handle` every
+    observation in time order.
+    """
+
+    def __init__(
+        self,
+        referee_factory: Callable[[], LiveReferee],
+        speaker: Speaker,
+        recorder: Recorder | None = None,
+        settings: LoopSettings | None = None,
+        score_sentence: Callable[[], str] | None = None,
+    ) -> None:
+        self._factory = referee_factory
+        self.referee = RefereeView(referee_factory())
+        self.speaker = speaker
+        self.recorder = recorder
+        self.settings = settings or LoopSettings()
+        self.score_sentence = score_sentence
+        self.said: list[Announcement] = []
+        self.events: list[tuple[float, dict[str, Any]]] = []
+        self.stage = "idle"  # idle, opening, check, game, over
+        self.paused = False
+        self.players: list[list[str]] | None = None
+        self.rules: dict[str, Any] = {}
+        self.t = 0.0
+        self.last_board: boards.Board | None = None  # last stable board seen (normalised)
+        self.board_stale = False  # the last board must change before it is fed again
+        self.illegal_board: boards.Board | None = None  # a wrong board already announced
+        self.check_said: boards.Board | None = None  # a mismatch already described
+        self.held_pops: list[PopSettled] = []
+        self.before_move: State | None = None  # the referee before the last move
+        self.cocked_said = False
+        self.camera_lost = False
+        self.timers = _Timers()
+        self.places: list[str] = []
+        self.pending_confirm: Spoken | None = None
+        self.last_contradiction: dict[str, Any] | None = None
+        self.last_pop_seen: int | None = None  # the die's last settled value, as seen
+
+    # -- starting ------------------------------------------------------------
+
+    def start(self, players: list[list[str]] | None, rules: dict[str, Any] | None = None) -> None:
+        """Begin a new game: wait for the opening position, then set up.
+
+        With *players* ``None`` the players are the colours whose four pegs
+        are all seen in their Homes in the opening position.
+        """
+        self.players = players
+        self.rules = dict(rules or {})
+        self.referee = RefereeView(self._factory())
+        self.stage = "opening"
+        self._say("Put every peg in its Home. I am looking for the board.")
+
+    def resume(self, players: list[list[str]], inputs: list[dict[str, Any]]) -> None:
+        """Continue a recorded game: replay its inputs silently, then check the board."""
+        self.players = players
+        self.referee = RefereeView(self._factory())
+        for line in inputs:
+            for event in self.referee.feed(line):
+                self._track_places(event)
+        self.stage = "over" if self.referee.over else "check"
+        turn = self.referee.player
+        self._say(
+            "Resuming the game."
+            + (f" It is {turn.capitalize()}'s turn." if turn else "")
+            + " Let me check the board."
+        )
+
+    # -- the one entry point -------------------------------------------------
+
+    def handle(self, obs: Observation) -> None:
+        """Take one observation (in time order) and act on it."""
+        self.t = obs.t
+        if isinstance(obs, Spoken):
+            from companion.live.corrections import handle_spoken
+
+            handle_spoken(self, obs)
+        elif self.paused:
+            pass
+        elif isinstance(obs, BoardStable):
+            self._on_board(obs)
+        elif isinstance(obs, PopSettled):
+            self._on_pop(obs)
+        elif isinstance(obs, DieCocked):
+            if not self.cocked_said and self.stage in ("game", "check"):
+                self.cocked_said = True
+                self._say("The die is not flat. Tap the Pop-O-Matic; do not pop it again.", urgent=True)
+        elif isinstance(obs, BoardLost):
+            if self.timers.board_lost_since is None:
+                self.timers.board_lost_since = obs.t
+        elif isinstance(obs, BoardFound):
+            self.timers.board_lost_since = None
+            if self.timers.board_lost_said:
+                self.timers.board_lost_said = False
+                self._say("I can see the board again.")
+        elif isinstance(obs, CameraLost):
+            if not self.camera_lost:
+                self.camera_lost = True
+                self._say(
+                    "I have lost the camera. The game is saved; I will carry on when it is back.",
+                    urgent=True,
+                )
+        elif isinstance(obs, CameraBack):
+            if self.camera_lost:
+                self.camera_lost = False
+                self._say("The camera is back.")
+                if self.stage == "game":
+                    self.stage = "check"
+                    self.check_said = None
+        elif isinstance(obs, Tick):
+            pass
+        self._timers()
+
+    # -- boards --------------------------------------------------------------
+
+    def _colours(self) -> list[str]:
+        if self.players is None:
+            return list(("red", "blue", "yellow", "green"))
+        return [c for p in self.players for c in p]
+
+    def _on_board(self, obs: BoardStable) -> None:
+        seen = boards.normalise(obs.pegs, self._colours())
+        if self.stage == "opening":
+            self._opening(obs)
+            return
+        if self.stage in ("idle", "over"):
+            self.last_board = seen
+            return
+        if self.board_stale and self.last_board is not None and boards.same(seen, self.last_board, seen):
+            return
+        self.board_stale = False
+        self.last_board = seen
+        self._evaluate(seen)
+
+    def _opening(self, obs: BoardStable) -> None:
+        """Check the opening position: every playing peg in its Home."""
+        if self.players is None:
+            colours = [c for c in ("red", "blue", "yellow", "green") if obs.pegs.get(c)]
+            if len(colours) < 2:
+                if self.check_said is None:
+                    self.check_said = {}
+                    self._say("I see fewer than two colours of pegs. Put each player's pegs in their Home.")
+                return
+            players = [[c] for c in colours]
+        else:
+            players = self.players
+        colours = [c for p in players for c in p]
+        pegs = 1 if self.rules.get("basic") else 4
+        start_place = "track:{}" if self.rules.get("basic") else "home"
+        seen = boards.normalise(obs.pegs, colours)
+        if start_place == "home":
+            expected = {c: ["home"] * pegs for c in colours}
+        else:
+            starts = {"red": 1, "blue": 8, "yellow": 15, "green": 22}
+            expected = {c: [f"track:{starts[c]}"] for c in colours}
+        if not boards.same(seen, expected, colours):
+            if self.check_said != seen:
+                self.check_said = seen
+                wrong = boards.differences(seen, expected)
+                self._say(" ".join(wrong[:3]) + " Every peg starts in its Home.")
+            return
+        self.players = players
+        self.check_said = None
+        self.last_board = seen
+        setup: dict[str, Any] = {"players": [p if len(p) > 1 else p[0] for p in players]}
+        if self.rules:
+            setup["rules"] = self.rules
+        names = ", ".join(p[0].capitalize() if len(p) == 1 else " and ".join(x.capitalize() for x in p) for p in players)
+        self._say(f"The board is ready. Playing: {names}.")
+        self.stage = "game"
+        self._feed({"setup": setup}, origin="setup")
+        self._release_pops()
+
+    def _evaluate(self, seen: boards.Board) -> None:
+        """Act on a stable board that may differ from the game's position."""
+        expected = self.referee.position
+        colours = list(expected)
+        miss = boards.missing(seen, expected)
+        whole = boards.complete(seen, expected)
+        if boards.same(whole, expected, colours):
+            if self.illegal_board is not None:
+                self.illegal_board = None
+                self._say("Thank you, the board is back as it was.")
+            if self.stage == "check":
+                self.stage = "game"
+                self.check_said = None
+                self._say("The board matches the game.")
+            self._note_missing(miss)
+            self._release_pops()
+            return
+        if self.stage == "check":
+            # After a resume or a camera reconnect: accept a legal move made
+            # meanwhile, otherwise say what differs and wait.
+            if not miss and self._legal_on(self.referee.state, whole):
+                self.stage = "game"
+                self._feed_board(whole, miss)
+                return
+            if self.check_said != whole:
+                self.check_said = whole
+                self._say(" ".join(boards.differences(seen, expected)[:3]), urgent=True)
+            return
+        if miss and not self._explained(seen, expected, miss):
+            self._note_missing(miss)
+            return
+        if self._legal_on(self.referee.state, whole):
+            self._feed_board(whole, miss)
+            return
+        if self.before_move is not None and self._legal_on(self.before_move, whole):
+            # The player let go, then changed their mind before anyone popped:
+            # the final position counts.
+            self._feed({"command": "undo"}, origin="loop")
+            self._feed_board(whole, miss)
+            return
+        if self.illegal_board is not None and boards.same(whole, self.illegal_board, colours):
+            return
+        self.illegal_board = whole
+        self._feed({"board": whole}, origin="camera")
+
+    def _explained(self, seen: boards.Board, expected: boards.Board, miss: dict[str, int]) -> bool:
+        """Whether every missing peg is one the referee already sent Home, or one
+        that sat where another colour's peg now stands (a bump just made)."""
+        for colour, n in miss.items():
+            if self.timers.awaiting_home.get(colour) is not None or colour in self.timers.reminded_home:
+                continue
+            landed_on = [
+                p
+                for p in expected.get(colour, ())
+                if p.startswith("track:") and any(p in seen.get(o, ()) for o in seen if o != colour)
+            ]
+            if len(landed_on) < n:
+                return False
+        return True
+
+    def _note_missing(self, miss: dict[str, int]) -> None:
+        """Start or clear the timers for pegs the camera cannot see."""
+        for colour in list(self.timers.awaiting_home):
+            if colour not in miss:
+                del self.timers.awaiting_home[colour]
+        self.timers.reminded_home &= set(miss)
+        unexplained = {c for c in miss if c not in self.timers.awaiting_home and c not in self.timers.reminded_home}
+        if unexplained:
+            if self.timers.missing_since is None:
+                self.timers.missing_since = self.t
+        else:
+            self.timers.missing_since = None
+            self.timers.missing_said = False
+
+    def _legal_on(self, state: State | None, whole: boards.Board) -> bool:
+        """Whether the referee would accept *whole* as one legal move from *state*.
+
+        Asked of the referee's own board reading, without feeding it, so a
+        board the loop is not yet sure of never becomes an announcement.
+        """
+        if state is None:
+            return False
+        try:
+            seen = parse_board(whole, state.options.pegs_per_color)
+        except InputError:
+            return False
+        return isinstance(read_board(state, seen), Move)
+
+    def _feed_board(self, whole: boards.Board, miss: dict[str, int]) -> None:
+        before = self.referee.state
+        events = self._feed({"board": whole}, origin="camera")
+        self.illegal_board = None
+        self.before_move = before if any(e.get("event") == "move" for e in events) else None
+        for event in events:
+            victim = event.get("victim")
+            if event.get("event") == "bump" and isinstance(victim, str) and victim in miss:
+                self.timers.awaiting_home[victim] = self.t + self.settings.home_reminder_s
+        self._note_missing(miss)
+        self._release_pops()
+
+    # -- pops ----------------------------------------------------------------
+
+    def _on_pop(self, obs: PopSettled) -> None:
+        self.cocked_said = False
+        self.last_pop_seen = obs.value
+        if self.stage == "over":
+            return
+        self.held_pops.append(obs)
+        self._release_pops()
+
+    def _ready_for_pop(self) -> bool:
+        return (
+            self.stage == "game"
+            and self.referee.phase in ("first", "pop")
+            and self.illegal_board is None
+        )
+
+    def _release_pops(self) -> None:
+        while self.held_pops and self._ready_for_pop():
+            pop = self.held_pops.pop(0)
+            self.before_move = None
+            self._feed({"pop": pop.value}, origin="camera")
+        if self.held_pops:
+            if self.timers.held_pop_since is None:
+                self.timers.held_pop_since = self.t
+        else:
+            self.timers.held_pop_since = None
+            self.timers.held_pop_said = False
+
+    # -- feeding the referee ---------------------------------------------------
+
+    def _feed(self, line: dict[str, Any], origin: str) -> list[dict[str, Any]]:
+        """Feed one input to the referee, record it, then announce its events."""
+        events = self.referee.feed(line)
+        if self.recorder is not None:
+            self.recorder.record(line, events, self.t, origin)
+        for event in events:
+            self.events.append((self.t, event))
+            self._track_places(event)
+            text = event.get("text")
+            if isinstance(text, str) and text:
+                self._say(text, urgent=event.get("event") in URGENT_EVENTS, event=event)
+        if self.referee.over and self.stage != "over":
+            self.stage = "over"
+            places = self._final_places()
+            if self.recorder is not None:
+                self.recorder.finished(places)
+            if self.score_sentence is not None:
+                self._say(self.score_sentence())
+        return events
+
+    def _track_places(self, event: dict[str, Any]) -> None:
+        if event.get("event") == "finished" and isinstance(event.get("color"), str):
+            self.places.append(event["color"])
+        elif event.get("event") == "undo":
+            self.places = [p for p in self.places if p in self.referee.finished_players]
+
+    def _final_places(self) -> list[str]:
+        from companion.store.record import player_name
+
+        order = list(self.referee.finished_players)
+        names = {p[0]: player_name(p) for p in (self.players or [])}
+        rest = [p[0] for p in (self.players or []) if p[0] not in order]
+        return [names.get(c, c) for c in order + rest]
+
+    # -- speaking ------------------------------------------------------------
+
+    def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None) -> None:
+        self.said.append(Announcement(self.t, text, urgent, event))
+        self.speaker.say(text, urgent=urgent)
+
+    def say(self, text: str, urgent: bool = False) -> None:
+        """Say something of the loop's own (used by the corrections)."""
+        self._say(text, urgent=urgent)
+
+    def feed(self, line: dict[str, Any], origin: str) -> list[dict[str, Any]]:
+        """Feed, record and announce one referee input (used by the corrections)."""
+        return self._feed(line, origin)
+
+    def reevaluate(self) -> None:
+        """Look again at the last stable board after the game changed by voice."""
+        self.illegal_board = None
+        if self.last_board is not None and self.stage in ("game", "check"):
+            self._evaluate(self.last_board)
+        self._release_pops()
+
+    # -- reminders -------------------------------------------------------------
+
+    def _timers(self) -> None:
+        t = self.t
+        tm = self.timers
+        for colour, due in list(tm.awaiting_home.items()):
+            if t >= due:
+                del tm.awaiting_home[colour]
+                tm.reminded_home.add(colour)
+                self._say(f"{colour.capitalize()}, your peg goes back to Home.")
+        if tm.missing_since is not None and not tm.missing_said and t - tm.missing_since >= self.settings.missing_peg_s:
+            tm.missing_said = True
+            self._say("I cannot see every peg. Please put each peg back on its hole.")
+        if (
+            tm.board_lost_since is not None
+            and not tm.board_lost_said
+            and t - tm.board_lost_since >= self.settings.board_lost_s
+        ):
+            tm.board_lost_said = True
+            self._say("I cannot see the board. Is something covering the markers?")
+        if (
+            tm.held_pop_since is not None
+            and not tm.held_pop_said
+            and t - tm.held_pop_since >= self.settings.held_pop_s
+            and self.referee.phase == "move"
+        ):
+            tm.held_pop_said = True
+            player = self.referee.player or "the player"
+            self._say(f"Waiting for {player.capitalize()} to move a peg {self.referee.pending_pop}.")

@@ -1,0 +1,278 @@
+"""The live loop driven by scripted observations and the real headless referee.
+
+Each test is one situation at the table; the observations are what a vision
+stream and listener would report, in time order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.live.loop import Loop
+from companion.live.observations import (
+    BoardStable,
+    CameraBack,
+    CameraLost,
+    DieCocked,
+    PopSettled,
+    Spoken,
+    Tick,
+)
+from companion.referee import Referee
+
+HOME4 = ["home"] * 4
+
+
+class ListSpeaker:
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, bool]] = []
+
+    def say(self, text: str, urgent: bool = False) -> None:
+        self.lines.append((text, urgent))
+
+
+class ListRecorder:
+    def __init__(self) -> None:
+        self.inputs: list[dict[str, Any]] = []
+        self.corrections: list[tuple[dict[str, Any], str]] = []
+        self.places: list[str] | None = None
+
+    def record(self, line: dict[str, Any], events: list[dict[str, Any]], t: float | None, origin: str) -> None:
+        self.inputs.append(line)
+
+    def correction(self, command: dict[str, Any], outcome: str, t: float | None) -> None:
+        self.corrections.append((command, outcome))
+
+    def finished(self, places: list[str]) -> None:
+        self.places = places
+
+
+def board(red: list[str] | None = None, blue: list[str] | None = None) -> dict[str, list[str]]:
+    return {"red": red if red is not None else HOME4, "blue": blue if blue is not None else HOME4}
+
+
+def started() -> tuple[Loop, ListSpeaker, ListRecorder]:
+    """A red/blue game where Blue goes first and has a peg on space 10."""
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder)
+    loop.start([["red"], ["blue"]])
+    for obs in [
+        BoardStable(1.0, board()),
+        PopSettled(2.0, 3),
+        PopSettled(3.0, 5),
+        PopSettled(4.0, 6),
+        BoardStable(5.0, board(blue=["track:8", "home", "home", "home"])),
+        PopSettled(6.0, 2),
+        BoardStable(7.0, board(blue=["track:10", "home", "home", "home"])),
+    ]:
+        loop.handle(obs)
+    return loop, speaker, recorder
+
+
+def kinds(loop: Loop) -> list[str]:
+    return [e["event"] for _, e in loop.events]
+
+
+def test_a_plain_opening_is_refereed_move_for_move() -> None:
+    loop, _, recorder = started()
+    assert kinds(loop) == ["pop", "pop", "first", "turn", "pop", "move", "extra-pop", "pop", "move", "turn"]
+    assert recorder.inputs[0] == {"setup": {"players": ["red", "blue"]}}
+    assert loop.referee.player == "red" and loop.referee.phase == "pop"
+
+
+def test_opening_position_must_have_every_peg_home() -> None:
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.start([["red"], ["blue"]])
+    loop.handle(BoardStable(1.0, board(red=["track:3", "home", "home", "home"])))
+    loop.handle(PopSettled(2.0, 4))
+    assert loop.events == [] and loop.stage == "opening"
+    assert any("red peg on space 3" in text for text, _ in speaker.lines)
+    loop.handle(BoardStable(3.0, board()))
+    # The held who-goes-first pop is delivered once the board is ready.
+    assert kinds(loop) == ["pop"]
+
+
+def test_players_are_the_colours_seen_in_their_homes() -> None:
+    loop = Loop(Referee, ListSpeaker())
+    loop.start(None)
+    loop.handle(BoardStable(1.0, {"red": HOME4, "green": HOME4}))
+    assert loop.players == [["red"], ["green"]]
+
+
+def test_lifting_a_peg_and_putting_it_back_says_nothing() -> None:
+    loop, speaker, _ = started()
+    before = len(speaker.lines)
+    loop.handle(BoardStable(8.0, board(blue=["home", "home", "track:10"])))  # lifted: missing
+    loop.handle(BoardStable(9.0, board(blue=["track:10", "home", "home", "home"])))
+    assert len(speaker.lines) == before
+
+
+def test_illegal_move_is_announced_once_and_waits_to_be_put_right() -> None:
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))  # red pops 6
+    loop.handle(BoardStable(9.0, board(red=["track:3", "home", "home", "home"], blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop)[-1] == "illegal"
+    n = len(loop.events)
+    # The same wrong board again (a hand hovered over it): nothing new.
+    loop.handle(BoardStable(10.0, board(red=["track:3", "home", "home", "home"], blue=["track:10", "home", "home", "home"])))
+    assert len(loop.events) == n
+    # Put back: thanks, no event; then the right move is accepted.
+    loop.handle(BoardStable(11.0, board(blue=["track:10", "home", "home", "home"])))
+    assert any("back as it was" in text for text, _ in speaker.lines)
+    loop.handle(BoardStable(12.0, board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop)[-2:] == ["move", "extra-pop"]
+
+
+def test_illegal_move_changed_straight_into_a_legal_one() -> None:
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:3", "home", "home", "home"], blue=["track:10", "home", "home", "home"])))
+    loop.handle(BoardStable(10.0, board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop)[-3:] == ["illegal", "move", "extra-pop"]
+
+
+def test_bumped_peg_left_beside_the_board_is_reminded_not_illegal() -> None:
+    blue = ["track:10", "home", "home", "home"]
+    loop2, speaker2, _ = started()
+    for obs in [
+        PopSettled(8.0, 6),
+        BoardStable(9.0, board(red=["track:1", "home", "home", "home"], blue=blue)),
+        PopSettled(10.0, 6),
+        BoardStable(11.0, board(red=["track:7", "home", "home", "home"], blue=blue)),
+        PopSettled(12.0, 4),
+        BoardStable(13.0, board(red=["track:11", "home", "home", "home"], blue=blue)),
+        PopSettled(14.0, 1),  # Blue: 10 -> 11 bumps red
+        # Red's peg is lifted off and lies beside the board.
+        BoardStable(15.0, board(red=["home", "home", "home"], blue=["track:11", "home", "home", "home"])),
+    ]:
+        loop2.handle(obs)
+    assert kinds(loop2)[-4:] == ["pop", "move", "bump", "turn"]
+    assert "illegal" not in kinds(loop2)
+    loop2.handle(Tick(20.0))
+    assert not any("goes back to Home" in t for t, _ in speaker2.lines)
+    loop2.handle(Tick(24.0))
+    assert sum("Red, your peg goes back to Home" in t for t, _ in speaker2.lines) == 1
+    loop2.handle(Tick(40.0))
+    assert sum("goes back to Home" in t for t, _ in speaker2.lines) == 1
+    loop2.handle(BoardStable(41.0, board(blue=["track:11", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop2)
+
+
+def test_pop_before_the_previous_player_finished_is_held() -> None:
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 6))  # red
+    loop.handle(PopSettled(8.5, 6))  # red's extra pop settles before the board is stable
+    assert kinds(loop).count("illegal") == 0 and len(loop.held_pops) == 1
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop)[-3:] == ["move", "extra-pop", "pop"]
+    assert loop.held_pops == []
+
+
+def test_changed_mind_with_two_pegs_out() -> None:
+    loop, _, _ = started()
+    blue = ["track:10", "home", "home", "home"]
+    for obs in [
+        PopSettled(8.0, 6),
+        BoardStable(9.0, board(red=["track:1", "home", "home", "home"], blue=blue)),
+        PopSettled(10.0, 6),
+        BoardStable(11.0, board(red=["track:7", "home", "home", "home"], blue=blue)),
+        PopSettled(12.0, 6),
+        BoardStable(13.0, board(red=["track:7", "track:1", "home", "home"], blue=blue)),
+        PopSettled(14.0, 2),
+        BoardStable(15.0, board(red=["track:9", "track:1", "home", "home"], blue=blue)),
+        # Red lets go, then moves the other peg instead before Blue pops.
+        BoardStable(16.0, board(red=["track:7", "track:3", "home", "home"], blue=blue)),
+    ]:
+        loop.handle(obs)
+    assert "illegal" not in kinds(loop)
+    assert kinds(loop)[-3:] == ["undo", "move", "turn"]
+    assert loop.referee.position["red"] == sorted(["track:7", "track:3", "home", "home"])
+
+
+def test_peg_knocked_off_is_asked_for_not_called_illegal() -> None:
+    loop, speaker, _ = started()
+    loop.handle(BoardStable(8.0, board(blue=["home", "home", "home"])))  # the peg on 10 vanished
+    loop.handle(Tick(13.0))
+    assert "illegal" not in kinds(loop)
+    assert sum("cannot see every peg" in t for t, _ in speaker.lines) == 1
+
+
+def test_cocked_die_asks_for_a_tap_once() -> None:
+    loop, speaker, _ = started()
+    loop.handle(DieCocked(8.0))
+    loop.handle(DieCocked(8.5))
+    assert sum("Tap the Pop-O-Matic" in t for t, _ in speaker.lines) == 1
+
+
+def test_camera_lost_says_one_clear_message() -> None:
+    loop, speaker, _ = started()
+    loop.handle(CameraLost(8.0))
+    loop.handle(CameraLost(9.0))
+    loop.handle(CameraBack(20.0))
+    assert sum("lost the camera" in t for t, _ in speaker.lines) == 1
+    loop.handle(BoardStable(21.0, board(blue=["track:10", "home", "home", "home"])))
+    assert loop.stage == "game"
+
+
+def test_voice_pop_correction_against_the_camera_is_said_then_applied_on_repeat() -> None:
+    loop, speaker, recorder = started()
+    loop.handle(PopSettled(8.0, 4))  # red needs a 6: move lost, blue's turn
+    loop.handle(PopSettled(9.0, 5))  # blue pops 5 (misread: really 3)
+    loop.handle(Spoken(10.0, "pop", {"value": 3}))
+    assert any("I saw a 5" in t for t, _ in speaker.lines)
+    assert loop.referee.pending_pop == 5
+    loop.handle(Spoken(11.0, "pop", {"value": 3}))
+    assert loop.referee.pending_pop == 3
+    assert len(recorder.corrections) == 2
+    loop.handle(BoardStable(12.0, board(blue=["track:13", "home", "home", "home"])))
+    assert kinds(loop)[-2:] == ["move", "turn"]
+
+
+def test_voice_correction_re_reads_the_board() -> None:
+    """A move that was illegal for a misread pop becomes legal once corrected."""
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopSettled(9.0, 5))
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    assert kinds(loop)[-1] == "illegal"
+    loop.handle(Spoken(11.0, "pop", {"value": 3}))
+    loop.handle(Spoken(11.5, "pop", {"value": 3}))
+    assert kinds(loop)[-2:] == ["move", "turn"]
+
+
+def test_undo_waits_for_the_board_to_change() -> None:
+    loop, speaker, _ = started()
+    loop.handle(Spoken(8.0, "undo"))
+    assert kinds(loop)[-1] == "undo"
+    assert any("put the pegs back" in t.lower() for t, _ in speaker.lines)
+    # The same picture is not fed straight back.
+    loop.handle(BoardStable(9.0, board(blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop)[-1] == "undo"
+
+
+def test_peg_correction_the_camera_contradicts_is_said_aloud() -> None:
+    loop, speaker, _ = started()
+    loop.handle(Spoken(8.0, "peg", {"color": "blue", "from": "track:10", "to": "home"}))
+    assert any("I still see a blue peg on space 10" in t for t, _ in speaker.lines)
+    assert loop.referee.position["blue"].count("home") == 3
+    loop.handle(Spoken(9.0, "peg", {"color": "blue", "from": "track:10", "to": "home"}))
+    assert loop.referee.position["blue"] == HOME4
+
+
+def test_questions_and_new_game_confirmation() -> None:
+    loop, speaker, recorder = started()
+    loop.handle(Spoken(8.0, "whose-turn"))
+    assert "Red's turn to pop" in speaker.lines[-1][0]
+    loop.handle(Spoken(8.5, "status", {"color": "blue"}))
+    assert speaker.lines[-1][0] == "Blue: 3 in Home, space 10."
+    loop.handle(Spoken(9.0, "new-game"))
+    assert loop.stage == "game"
+    loop.handle(Spoken(9.5, "no"))
+    assert loop.stage == "game"
+    loop.handle(Spoken(10.0, "new-game"))
+    loop.handle(Spoken(10.5, "yes"))
+    assert loop.stage == "opening"
+    loop.handle(Spoken(11.0, "pause"))
+    loop.handle(PopSettled(12.0, 6))
+    assert loop.held_pops == []
