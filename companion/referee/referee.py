@@ -127,10 +127,11 @@ class Referee:
             return []
         if after.phase is Phase.POP:
             name = title(after.sides[after.turn][0])
+            best = max(before.first_pops + (value,))
             first = ev.event(
                 "first",
-                f"{name} goes first.",
-                value=max(before.first_pops + (value,)),
+                f"{name} goes first with {best}.",
+                value=best,
                 **ev.side_fields(after, after.turn),
             )
             return [first, ev.turn(after)]
