@@ -1,0 +1,350 @@
+"""Where the board is in a frame: ArUco markers -> homography -> camera pose.
+
+Why this shape:
+
+* All marker corners (up to 16 points) feed one RANSAC homography, so a
+  marker half hidden by a hand or badly detected is outvoted.
+* Detection on the full frame is the one costly step of the vision (about
+  10 ms at 1280x720). Once the board is known, :class:`BoardLocator` first
+  looks for the markers only in small windows around where they were; only
+  when that fails does it search the whole frame. When the corners it finds
+  agree with the last homography to within a pixel, the last homography is
+  kept unchanged, so a still camera gives identical sample positions frame
+  after frame (and so identical readings).
+* Fewer than three markers is "board not found" (with the reason), unless
+  the two that are seen sit exactly where the last pose puts them: then the
+  camera has not moved and a hand merely covers the others.
+* A manual fallback takes the four board corners in image pixels.
+* The camera pose (for projecting peg tops, which stand off their holes in
+  a tilted view) comes from ``solvePnP`` on the same points, with a focal
+  length estimated from the homography itself when the view is tilted enough
+  to tell, and a typical webcam's otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import BoardGeometry
+
+#: A webcam's typical horizontal field of view, used when the view is too
+#: close to straight-down for the homography to reveal the focal length.
+DEFAULT_HFOV_DEG = 65.0
+#: Corners this close (pixels) to where the last homography puts them mean
+#: "the camera has not moved": the last homography is kept.
+STILL_TOLERANCE_PX = 1.0
+#: A homography whose corners miss by more than this (pixels, RMS) is refused.
+MAX_REPROJECTION_PX = 4.0
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    """Intrinsics and pose of the camera relative to the board plane (mm).
+
+    Board coordinates: x right, y down, z into the table (so points above the
+    board have negative z).
+    """
+
+    K: np.ndarray
+    rvec: np.ndarray
+    tvec: np.ndarray
+    #: OpenCV distortion coefficients (k1, k2, p1, p2, k3); zeros for a pinhole.
+    dist: np.ndarray = field(default_factory=lambda: np.zeros(5))
+
+    def project(self, points_mm: np.ndarray) -> np.ndarray:
+        """Project (N, 3) board points to (N, 2) image pixels (lens distortion included)."""
+        pts, _ = cv2.projectPoints(
+            np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 3),
+            self.rvec,
+            self.tvec,
+            self.K,
+            self.dist,
+        )
+        return pts.reshape(-1, 2)
+
+    @property
+    def tilt_deg(self) -> float:
+        """Angle between the camera's axis and the board's normal."""
+        rot, _ = cv2.Rodrigues(self.rvec)
+        return float(np.degrees(np.arccos(np.clip(abs(rot[2, 2]), 0.0, 1.0))))
+
+
+@dataclass(frozen=True)
+class BoardPose:
+    """A located board: the homography (board mm -> image px) and the camera pose.
+
+    ``homography`` maps the board's surface; ``marker_homography`` maps the
+    plane the markers lie in (the table, when the board stands on a base), and
+    is what tracking compares new marker corners against.
+    """
+
+    homography: np.ndarray
+    marker_homography: np.ndarray
+    camera: CameraPose
+    source: str  # "markers", "tracked" (same as last frame) or "corners"
+    markers_seen: tuple[int, ...]
+    reprojection_px: float
+
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """Map (N, 2) board-plane points to image pixels through the homography."""
+        pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class LocateFailure:
+    """The board could not be located; ``reason`` says why, for the user."""
+
+    reason: str
+    markers_seen: tuple[int, ...] = ()
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """Parse ``--corners x1,y1,x2,y2,x3,y3,x4,y4`` (clockwise from the board's top-left).
+
+    Raises ValueError naming the problem; commands turn it into a UserError.
+    """
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    if len(parts) != 8:
+        raise ValueError(f"--corners needs 8 numbers (4 corners x,y), got {len(parts)}: {text!r}")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"--corners holds something that is not a number: {text!r}") from None
+    corners = np.array(values).reshape(4, 2)
+    # Clockwise in image coordinates (y down) means a positive shoelace area.
+    x, y = corners[:, 0], corners[:, 1]
+    area = 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    if area <= 0:
+        raise ValueError("--corners must go clockwise from the board's top-left corner")
+    return corners
+
+
+def estimate_focal(homography: np.ndarray, image_size: tuple[int, int]) -> tuple[float, bool]:
+    """Focal length (px) from a plane's homography, and whether it was measured.
+
+    Assumes square pixels and the principal point at the image centre. The
+    two constraints (the plane's axes are orthogonal and of equal length) give
+    ``f``; near a straight-down view they are ill-conditioned, and then a
+    typical webcam's focal length is returned with ``False`` (there the board's
+    position barely depends on it).
+    """
+    w, h = image_size
+    prior = (w / 2.0) / np.tan(np.radians(DEFAULT_HFOV_DEG / 2.0))
+    shift = np.array([[1.0, 0.0, -w / 2.0], [0.0, 1.0, -h / 2.0], [0.0, 0.0, 1.0]])
+    hc = shift @ homography
+    hc = hc / np.linalg.norm(hc[:, 0])
+    h1, h2 = hc[:, 0], hc[:, 1]
+    estimates = []
+    den = h1[2] * h2[2]
+    if abs(den) > 1e-12:
+        f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / den
+        if f2 > 0:
+            estimates.append(f2)
+    den = h2[2] ** 2 - h1[2] ** 2
+    if abs(den) > 1e-12:
+        f2 = (h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den
+        if f2 > 0:
+            estimates.append(f2)
+    # The perspective terms must be large enough for the estimate to mean anything.
+    tilt_signal = float(np.hypot(h1[2], h2[2])) * prior
+    good = [np.sqrt(e) for e in estimates if 0.4 * w < np.sqrt(e) < 3.0 * w]
+    if tilt_signal > 0.25 and good:
+        return float(np.median(good)), True
+    return float(prior), False
+
+
+def camera_from_points(
+    board_mm: np.ndarray, image_px: np.ndarray, plane_homography: np.ndarray,
+    image_size: tuple[int, int], plane_z_mm: float = 0.0, refine_lens: bool = True,
+) -> CameraPose:
+    """The camera pose from points of one plane (at board z ``plane_z_mm``) seen at known pixels.
+
+    IPPE gives the two candidate poses of a plane; Levenberg-Marquardt refines
+    both on all points and the better is kept (near a straight-down view the
+    wrong one of the pair tilts the other way, and since the markers lie on
+    the table below the board, that would shift every hole by pixels).
+    """
+    w, h = image_size
+    f, measured = estimate_focal(plane_homography, image_size)
+    K = np.array([[f, 0.0, w / 2.0], [0.0, f, h / 2.0], [0.0, 0.0, 1.0]])
+    flat = np.hstack([board_mm, np.zeros((len(board_mm), 1))]).astype(np.float64)
+    img = image_px.astype(np.float64)
+    _, rvecs, tvecs, _ = cv2.solvePnPGeneric(flat, img, K, None, flags=cv2.SOLVEPNP_IPPE)
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for rv, tv in zip(rvecs, tvecs, strict=True):
+        rv, tv = cv2.solvePnPRefineLM(flat, img, K, None, rv.copy(), tv.copy())
+        err = _rms(flat, img, K, np.zeros(5), rv, tv)
+        if best is None or err < best[0]:
+            best = (err, rv, tv)
+    if best is None:  # pragma: no cover - IPPE on >= 4 coplanar points always answers
+        raise RuntimeError("solvePnP failed on the board's points")
+    err, rvec, tvec = best
+    dist = np.zeros(5)
+    if refine_lens and len(board_mm) >= 12:
+        lens = _refine_lens(flat, img, K, image_size, fix_focal=not measured)
+        if lens is not None and lens[0] < 0.8 * err:
+            _, K, dist, rvec, tvec = lens
+    # The points lay in the plane z = plane_z_mm of the board; move the origin back.
+    rot, _ = cv2.Rodrigues(rvec)
+    tvec = np.asarray(tvec, dtype=np.float64).reshape(3) - plane_z_mm * rot[:, 2]
+    return CameraPose(K=K, rvec=np.asarray(rvec, dtype=np.float64).reshape(3), tvec=tvec,
+                      dist=dist)
+
+
+def _rms(obj: np.ndarray, img: np.ndarray, K: np.ndarray, dist: np.ndarray,
+         rvec: np.ndarray, tvec: np.ndarray) -> float:
+    proj, _ = cv2.projectPoints(obj, rvec, tvec, K, dist)
+    return float(np.sqrt(np.mean(np.sum((proj.reshape(-1, 2) - img) ** 2, axis=1))))
+
+
+def _refine_lens(
+    flat: np.ndarray, img: np.ndarray, K: np.ndarray, image_size: tuple[int, int], fix_focal: bool
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Refine radial distortion (k1), and the focal length when the view shows it.
+
+    A webcam's barrel distortion moves holes near the frame's edge by several
+    pixels; the sixteen marker corners span enough radii to estimate ``k1``.
+    Returns (rms, K, dist, rvec, tvec), or None when the fit is implausible.
+    """
+    flags = (
+        cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
+        | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3
+    )
+    if fix_focal:
+        flags |= cv2.CALIB_FIX_FOCAL_LENGTH
+    try:
+        rms, K2, dist, rvecs, tvecs = cv2.calibrateCamera(
+            [flat.astype(np.float32)], [img.astype(np.float32)], image_size,
+            K.copy(), np.zeros(5), flags=flags)
+    except cv2.error:
+        return None
+    dist = np.asarray(dist, dtype=np.float64).reshape(-1)[:5]
+    w = image_size[0]
+    if not (abs(dist[0]) < 0.5 and 0.4 * w < K2[0, 0] < 3.0 * w):
+        return None
+    return (float(rms), np.asarray(K2, dtype=np.float64), dist,
+            np.asarray(rvecs[0], dtype=np.float64), np.asarray(tvecs[0], dtype=np.float64))
+
+
+def board_homography(camera: CameraPose) -> np.ndarray:
+    """The homography board plane (z = 0, mm) -> image pixels of a camera pose."""
+    rot, _ = cv2.Rodrigues(camera.rvec)
+    hom = camera.K @ np.column_stack([rot[:, 0], rot[:, 1], camera.tvec])
+    return hom / hom[2, 2]
+
+
+def pose_from_corners(
+    geometry: BoardGeometry, corners_px: np.ndarray, image_size: tuple[int, int]
+) -> BoardPose:
+    """A pose from the four board corners given by hand (``--corners``)."""
+    src = geometry.board_corners_mm
+    hom = cv2.getPerspectiveTransform(src.astype(np.float32), corners_px.astype(np.float32))
+    cam = camera_from_points(src, corners_px, hom, image_size, refine_lens=False)
+    return BoardPose(hom.astype(np.float64), hom.astype(np.float64), cam, "corners", (), 0.0)
+
+
+class BoardLocator:
+    """Finds and tracks the board in successive frames of one camera."""
+
+    def __init__(self, geometry: BoardGeometry, corners_px: np.ndarray | None = None) -> None:
+        self.geometry = geometry
+        self.corners_px = corners_px
+        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.dictionary))
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        self._detector = cv2.aruco.ArucoDetector(dictionary, params)
+        self._last: BoardPose | None = None
+        self._last_markers: dict[int, np.ndarray] = {}
+
+    def reset(self) -> None:
+        """Forget the tracked pose (the next frame is searched in full)."""
+        self._last = None
+        self._last_markers = {}
+
+    def locate(self, gray: np.ndarray) -> BoardPose | LocateFailure:
+        """Locate the board in a grey frame; track it from the previous call."""
+        size = (gray.shape[1], gray.shape[0])
+        if self.corners_px is not None:
+            if self._last is None:
+                self._last = pose_from_corners(self.geometry, self.corners_px, size)
+            return self._last
+        found: dict[int, np.ndarray] = {}
+        if self._last_markers:
+            found = self._detect_in_windows(gray)
+        if len(found) < 3:
+            found = self._detect(gray)
+        return self._pose_from_markers(found, size)
+
+    # -- detection ---------------------------------------------------------
+
+    def _detect(self, gray: np.ndarray, offset: tuple[int, int] = (0, 0)) -> dict[int, np.ndarray]:
+        corners, ids, _ = self._detector.detectMarkers(gray)
+        out: dict[int, np.ndarray] = {}
+        if ids is None:
+            return out
+        for c, i in zip(corners, ids.reshape(-1), strict=True):
+            marker = int(i)
+            if marker in self.geometry.markers_mm and marker not in out:
+                out[marker] = c.reshape(4, 2).astype(np.float64) + np.array(offset, dtype=np.float64)
+        return out
+
+    def _detect_in_windows(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """Look for each known marker only near where it was last seen."""
+        h, w = gray.shape[:2]
+        found: dict[int, np.ndarray] = {}
+        for marker, corners in self._last_markers.items():
+            lo = corners.min(axis=0)
+            hi = corners.max(axis=0)
+            pad = 0.6 * float(max(hi - lo)) + 8.0
+            x0, y0 = int(max(0, lo[0] - pad)), int(max(0, lo[1] - pad))
+            x1, y1 = int(min(w, hi[0] + pad)), int(min(h, hi[1] + pad))
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                continue
+            hits = self._detect(gray[y0:y1, x0:x1], (x0, y0))
+            if marker in hits:
+                found[marker] = hits[marker]
+        return found
+
+    def _pose_from_markers(
+        self, found: dict[int, np.ndarray], size: tuple[int, int]
+    ) -> BoardPose | LocateFailure:
+        seen = tuple(sorted(found))
+        if not found:
+            return LocateFailure("no board markers seen", seen)
+        board = np.vstack([self.geometry.markers_mm[m] for m in seen])
+        image = np.vstack([found[m] for m in seen])
+        last = self._last
+        if last is not None and last.source != "corners" and len(seen) >= 2:
+            common = [m for m in seen if m in self._last_markers]
+            if len(common) >= 2:
+                before = np.vstack([self._last_markers[m] for m in common])
+                now = np.vstack([found[m] for m in common])
+                err = np.linalg.norm(before - now, axis=1)
+                if float(np.median(err)) <= STILL_TOLERANCE_PX:
+                    # The camera has not moved: keep the pose bit for bit.
+                    return BoardPose(last.homography, last.marker_homography, last.camera,
+                                     "tracked", seen, float(np.sqrt(np.mean(err**2))))
+        if len(seen) < 3:
+            return LocateFailure(
+                f"only {len(seen)} of {len(self.geometry.markers_mm)} board markers seen "
+                "(need 3; is a hand or something over them?)", seen)
+        hom, inliers = cv2.findHomography(board, image, cv2.RANSAC, 3.0)
+        if hom is None:
+            return LocateFailure("the board markers do not fit one board plane", seen)
+        mask = inliers.reshape(-1).astype(bool)
+        proj = cv2.perspectiveTransform(board.reshape(-1, 1, 2), hom).reshape(-1, 2)
+        rms = float(np.sqrt(np.mean(np.sum((proj[mask] - image[mask]) ** 2, axis=1))))
+        if mask.sum() < 8 or rms > MAX_REPROJECTION_PX:
+            return LocateFailure("the board markers do not fit one board plane", seen)
+        # Board z points into the table, so markers below the board's surface
+        # (on the table) have positive z.
+        cam = camera_from_points(board[mask], image[mask], hom, size,
+                                 plane_z_mm=-self.geometry.marker_height_mm)
+        pose = BoardPose(board_homography(cam), hom, cam, "markers", seen, rms)
+        self._last = pose
+        self._last_markers = dict(found)
+        return pose

@@ -1,0 +1,150 @@
+"""The time layer on scripted reading sequences: positions, pops, cocked dice, lost boards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from companion.vision.dice.reading import DieReading
+from companion.vision.readings import FrameReading, HoleReading
+from companion.vision.stream import (
+    BoardFound,
+    BoardLost,
+    DieCocked,
+    PopSettled,
+    PositionStable,
+    VisionEvent,
+    VisionStream,
+)
+
+FPS = 30.0
+START = {"red": ("home",) * 4, "blue": ("home",) * 4}
+MOVED = {"red": ("home",) * 3 + ("track:1",), "blue": ("home",) * 4}
+
+
+def _signature(seed: int) -> np.ndarray:
+    """A dome thumbnail: a die lying one particular way."""
+    return np.random.default_rng(seed).normal(0, 1, (16, 16)).astype(np.float32)
+
+
+def frame(
+    pegs: dict[str, tuple[str, ...]] = START, *, die: DieReading | None = None, lie: int = 1,
+    hand: bool = False, found: bool = True,
+) -> FrameReading:
+    if not found:
+        return FrameReading(found=False, reason="only 1 of 4 board markers seen")
+    holes = (HoleReading("track:5", "unknown" if hand else "empty", 1.0),)
+    return FrameReading(
+        found=True, holes=holes, pegs=pegs, hand=hand,
+        die=die or DieReading("settled", 4, 0.99), dome_signature=_signature(lie),
+    )
+
+
+def run(stream: VisionStream, frames: Iterable[tuple[FrameReading, float]], t0: float = 0.0
+        ) -> list[VisionEvent]:
+    """Feed each reading for its duration (seconds) at 30 fps; return all events."""
+    events: list[VisionEvent] = []
+    t = t0
+    for reading, seconds in frames:
+        for _ in range(int(round(seconds * FPS))):
+            events += stream.push_reading(reading, t)
+            t += 1 / FPS
+    return events
+
+
+def kinds(events: list[VisionEvent]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def pops(events: list[VisionEvent]) -> list[int]:
+    return [e.value for e in events if isinstance(e, PopSettled)]
+
+
+HIDDEN = DieReading("hidden", None, 0.9)
+
+
+def test_a_steady_board_is_reported_once() -> None:
+    events = run(VisionStream(), [(frame(), 2.0)])
+    assert kinds(events) == ["PositionStable"]
+    assert isinstance(events[0], PositionStable) and dict(events[0].pegs) == START
+
+
+def test_a_new_position_is_reported_only_after_it_is_stable() -> None:
+    stream = VisionStream(position_stable_s=0.4)
+    events = run(stream, [(frame(), 1.0), (frame(MOVED), 0.2), (frame(), 1.0), (frame(MOVED), 1.0)])
+    positions = [dict(e.pegs) for e in events if isinstance(e, PositionStable)]
+    assert positions == [START, MOVED]
+
+
+def test_a_hand_over_the_board_holds_back_the_position() -> None:
+    events = run(VisionStream(), [(frame(MOVED, hand=True), 3.0)])
+    assert not any(isinstance(e, PositionStable) for e in events)
+    events = run(VisionStream(), [(frame(MOVED, hand=True), 1.0), (frame(MOVED), 1.0)])
+    assert kinds(events) == ["PositionStable"]
+
+
+def test_two_equal_pops_in_a_row_are_two_pops() -> None:
+    four = DieReading("settled", 4, 0.98)
+    script = [
+        (frame(die=four, lie=1), 1.0),
+        (frame(die=HIDDEN, lie=9), 0.3),  # the hand presses the dome
+        (frame(die=four, lie=2), 1.0),  # lands on 4 again, lying differently
+        (frame(die=HIDDEN, lie=9), 0.3),
+        (frame(die=four, lie=3), 1.0),
+    ]
+    assert pops(run(VisionStream(), script)) == [4, 4]
+
+
+def test_a_hand_passing_over_the_dome_is_no_pop() -> None:
+    five = DieReading("settled", 5, 0.97)
+    script = [(frame(die=five, lie=1), 1.0), (frame(die=HIDDEN, lie=9), 0.4),
+              (frame(die=five, lie=1), 1.0)]
+    assert pops(run(VisionStream(), script)) == []
+
+
+def test_a_tumbling_die_counts_once_it_settles() -> None:
+    script = [(frame(die=DieReading("settled", 2, 0.9), lie=1), 0.5)]
+    script += [(frame(die=DieReading("settled", v, 0.6), lie=10 + v), 1 / FPS) for v in (3, 6, 1, 5)]
+    script += [(frame(die=DieReading("settled", 6, 0.95), lie=4), 0.15),  # not settled long enough
+               (frame(die=DieReading("settled", 3, 0.95), lie=5), 1.0)]
+    assert pops(run(VisionStream(settle_s=0.25), script)) == [3]
+
+
+def test_a_cocked_die_is_reported_and_the_tap_after_it_is_the_pop() -> None:
+    script = [(frame(die=DieReading("settled", 1, 0.9), lie=1), 0.5), (frame(die=HIDDEN, lie=9), 0.3),
+              (frame(die=DieReading("cocked", None, 0.8), lie=2), 1.0), (frame(die=HIDDEN, lie=9), 0.2),
+              (frame(die=DieReading("settled", 6, 0.9), lie=3), 1.0)]
+    events = run(VisionStream(), script)
+    assert [k for k in kinds(events) if k != "PositionStable"] == ["DieCocked", "PopSettled"]
+    assert pops(events) == [6]
+
+
+def test_a_brief_loss_is_silent_and_a_long_one_is_reported_then_recovered() -> None:
+    brief = run(VisionStream(lost_after_s=0.5), [(frame(), 1.0), (frame(found=False), 0.2),
+                                                  (frame(), 1.0)])
+    assert kinds(brief) == ["PositionStable"]
+    long = run(VisionStream(lost_after_s=0.5), [(frame(), 1.0), (frame(found=False), 1.0),
+                                                 (frame(), 1.0)])
+    assert kinds(long) == ["PositionStable", "BoardLost", "BoardFound"]
+    assert isinstance(long[1], BoardLost) and "markers" in long[1].reason
+    assert isinstance(long[2], BoardFound)
+
+
+def test_the_first_settled_die_is_not_a_pop_but_a_first_disturbed_one_is() -> None:
+    assert pops(run(VisionStream(), [(frame(), 1.0)])) == []
+    script = [(frame(die=HIDDEN, lie=9), 0.3), (frame(die=DieReading("settled", 2, 0.9)), 1.0)]
+    assert pops(run(VisionStream(), script)) == [2]
+
+
+def test_events_are_immutable_values() -> None:
+    events = run(VisionStream(), [(frame(), 1.0)])
+    event = events[0]
+    assert isinstance(event, PositionStable)
+    try:
+        event.pegs["red"] = ("track:1",)  # type: ignore[index]
+    except TypeError:
+        pass
+    else:  # pragma: no cover - the failure branch
+        raise AssertionError("pegs of an event could be changed")
+    assert DieCocked(1.0) == DieCocked(1.0)
