@@ -127,8 +127,11 @@ def parse_board(body: object, pegs_per_color: int) -> dict[int, list[Place]]:
 
 
 def parse_setup(body: object) -> Mapping[str, Any]:
+    if body is None:
+        return {}
     if not isinstance(body, Mapping):
         raise InputError(f"setup must be an object, not {_show(body)}")
+    body = {k: v for k, v in body.items() if v is not None}  # null means "not given"
     for key in body:
         if key not in ("players", "rules", "pegs", "turn"):
             raise InputError(f"unknown key {key!r} in setup: use players, rules, pegs, turn")
@@ -136,7 +139,7 @@ def parse_setup(body: object) -> Mapping[str, Any]:
         raise InputError("setup rules must be an object of rule options")
     if "pegs" in body and not isinstance(body["pegs"], Mapping):
         raise InputError("setup pegs must be an object of colour -> list of places")
-    if "turn" in body and body["turn"] is not None:
+    if "turn" in body:
         parse_color(body["turn"], "colour for turn")
     return body
 

@@ -181,8 +181,9 @@ class Referee:
     def _play(self, move: Move) -> list[Event]:
         before = self._state
         after = rules.apply(before, move)
-        name = title(COLOR_INDEX[move.color])
-        self._push(before, "move", f"{name}'s move from {move.from_place} to {move.to_place}")
+        c = COLOR_INDEX[move.color]
+        where = f"from {rules.spoken_place(c, move.frm)} to {rules.spoken_place(c, move.to)}"
+        self._push(before, "move", f"{title(c)}'s move {where}")
         self._state = after
         return ev.move(move) + ev.after_move(before, after)
 
