@@ -41,7 +41,9 @@ class Clip:
 
 
 def read_wav(path: Path | str) -> Clip:
-    """Read a PCM WAV of any rate, width (8/16/24/32 bit) or channel count.
+    """Read a WAV of any rate, width (8/16/24/32-bit PCM, 32/64-bit float) or
+    channel count, including WAVE_FORMAT_EXTENSIBLE headers (which Python's
+    ``wave`` module rejects before 3.12).
 
     Channels are averaged; the result is resampled to :data:`RATE`. A missing
     or unreadable file raises :class:`UserError` naming the file.
@@ -50,15 +52,57 @@ def read_wav(path: Path | str) -> Clip:
     if not p.is_file():
         raise UserError(f"{p}: no such WAV file")
     try:
-        with wave.open(str(p), "rb") as w:
-            channels, width, rate = w.getnchannels(), w.getsampwidth(), w.getframerate()
-            raw = w.readframes(w.getnframes())
-    except (wave.Error, EOFError, OSError) as exc:
-        raise UserError(f"{p}: not a readable PCM WAV file ({exc})") from None
-    if rate <= 0 or channels <= 0:
-        raise UserError(f"{p}: WAV header has rate {rate} and {channels} channels")
-    samples = pcm_to_float(raw, width, channels)
+        data = p.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{p}: cannot read ({exc.strerror})") from None
+    try:
+        fmt, channels, rate, width, raw = _parse_riff(data)
+    except ValueError as exc:
+        raise UserError(f"{p}: not a readable WAV file ({exc})") from None
+    if fmt == 3:
+        kind = {4: "<f4", 8: "<f8"}.get(width)
+        if kind is None:
+            raise UserError(f"{p}: unsupported float width {width * 8} bits")
+        usable = len(raw) - len(raw) % (width * channels)
+        samples = np.frombuffer(raw[:usable], dtype=kind).astype(np.float32)
+        samples = samples.reshape(-1, channels).mean(axis=1).astype(np.float32)
+    else:
+        try:
+            samples = pcm_to_float(raw, width, channels)
+        except UserError as exc:
+            raise UserError(f"{p}: {exc}") from None
     return Clip(resample(samples, rate, RATE), str(p))
+
+
+def _parse_riff(data: bytes) -> tuple[int, int, int, int, bytes]:
+    """(format tag, channels, rate, bytes per sample, sample bytes) of a WAV."""
+    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise ValueError("no RIFF/WAVE header")
+    pos, fmt_chunk, payload = 12, None, None
+    while pos + 8 <= len(data):
+        cid, size = data[pos:pos + 4], int.from_bytes(data[pos + 4:pos + 8], "little")
+        body = data[pos + 8:pos + 8 + size]
+        if cid == b"fmt ":
+            fmt_chunk = body
+        elif cid == b"data":
+            payload = body  # a truncated data chunk is read as far as it goes
+            break
+        pos += 8 + size + (size & 1)
+    if fmt_chunk is None or len(fmt_chunk) < 16:
+        raise ValueError("no fmt chunk")
+    if payload is None:
+        raise ValueError("no data chunk")
+    tag = int.from_bytes(fmt_chunk[0:2], "little")
+    channels = int.from_bytes(fmt_chunk[2:4], "little")
+    rate = int.from_bytes(fmt_chunk[4:8], "little")
+    bits = int.from_bytes(fmt_chunk[14:16], "little")
+    if tag == 0xFFFE and len(fmt_chunk) >= 26:
+        tag = int.from_bytes(fmt_chunk[24:26], "little")  # the sub-format GUID's first field
+    if tag not in (1, 3):
+        raise ValueError(f"unsupported encoding (format tag {tag}); only PCM and float")
+    if channels <= 0 or rate <= 0 or bits % 8 or not 8 <= bits <= 64:
+        raise ValueError(f"bad header: {channels} channels, {rate} Hz, {bits} bits")
+    return tag, channels, rate, bits // 8, payload
 
 
 def pcm_to_float(raw: bytes, width: int, channels: int) -> Samples:

@@ -228,6 +228,8 @@ class Context(Enum):
     POP = "pop"
     #: Digits one to six only (the second opinion for bare numbers).
     DIGITS = "digits"
+    #: Just after the wake word was heard alone: commands without it.
+    AWAKE = "awake"
     #: Files and tests: everything, wake word optional.
     ANY = "any"
 
@@ -298,6 +300,8 @@ def _rules_for(context: Context) -> tuple[tuple[Rule, bool], ...]:
         return tuple((r, False) for r in CONFIRM_RULES) + bare
     if context is Context.DIGITS:
         return ((NUMBER_RULE, False),)
+    if context is Context.AWAKE:
+        return tuple((r, False) for r in RULES) + bare
     unwoken_pop = tuple((r, False) for r in RULES if r.intent == "pop")
     if context is Context.POP:
         return woken + unwoken_pop + ((NUMBER_RULE, False),) + bare
@@ -311,7 +315,10 @@ def _rules_for(context: Context) -> tuple[tuple[Rule, bool], ...]:
 def phrase_table(context: Context) -> dict[str, Command]:
     """Every phrase of *context* (as text) mapped to its command."""
     table: dict[str, Command] = {}
-    for rule, woken in _rules_for(context):
+    active = _rules_for(context)
+    if any(woken for _rule, woken in active):
+        table[WAKE_WORD] = Command("wake")  # the wake word alone arms the listener
+    for rule, woken in active:
         for pattern in rule.patterns:
             for words, slots in expand(pattern):
                 text = " ".join(((WAKE_WORD,) if woken else ()) + words)
@@ -360,7 +367,7 @@ def jsgf(context: Context) -> str:
     top = []
     if woken:
         lines.append("<command> = " + " | ".join(dict.fromkeys(woken)) + ";")
-        top.append(f"{WAKE_WORD} <command>")
+        top.append(f"{WAKE_WORD} [<command>]")
     top += list(dict.fromkeys(unwoken))
     lines.append("public <utterance> = " + " | ".join(top) + ";")
     for name, text in body.items():

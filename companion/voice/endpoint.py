@@ -1,0 +1,139 @@
+"""Endpointing: where utterances start and end in a stream of audio.
+
+An energy detector against an adaptive noise floor, on 10 ms frames. It is
+deliberately simple and predictable: speech starts when the frame energy
+stays *start_db* above the floor for *min_start* frames, and ends after
+*hangover_s* of frames below floor + *end_db*. A pre-roll keeps the soft
+onset of the first word. An utterance is cut at *max_s* (about 6 s), since
+with a TV on the end-of-speech silence may never come.
+
+The hangover is the main part of the latency from end of speech to
+command; 0.15 s keeps fluent phrases whole (pauses between words are mostly
+shorter) while leaving room for decoding under the 200 ms target. A phrase
+split at a longer pause is still caught: the wake word alone arms the
+listener for the next utterance (see :mod:`companion.voice.policy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.voice.audio import RATE, Samples
+
+FRAME = RATE // 100  # 10 ms
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One utterance cut from a stream; times are seconds of stream time."""
+
+    samples: Samples
+    start_s: float
+    end_s: float  # where speech ended (before the hangover)
+    capped: bool = False
+
+
+def frame_db(frame: Samples) -> float:
+    return float(10.0 * np.log10(np.mean(np.square(frame, dtype=np.float64)) + 1e-10))
+
+
+class Endpointer:
+    """Feed blocks of 16 kHz samples; collect finished utterances."""
+
+    def __init__(self, start_db: float = 10.0, end_db: float = 6.0, hangover_s: float = 0.15,
+                 preroll_s: float = 0.25, min_start: int = 3, min_speech_s: float = 0.12,
+                 max_s: float = 6.0, floor_db: float = -60.0) -> None:
+        self.start_db, self.end_db = start_db, end_db
+        self.hangover = int(round(hangover_s * 100))
+        self.preroll = int(round(preroll_s * 100))
+        self.min_start = min_start
+        self.min_speech = int(round(min_speech_s * 100))
+        self.max_frames = int(round(max_s * 100))
+        self.floor = floor_db
+        self._floor_init = False
+        self._pending = np.zeros(0, dtype=np.float32)
+        self._frames: list[Samples] = []  # recent frames (pre-roll) or the utterance
+        self._in_speech = False
+        self._loud_run = 0
+        self._quiet_run = 0
+        self._speech_frames = 0
+        self._frame_index = 0  # frames consumed so far
+        self._start_frame = 0
+
+    @property
+    def in_speech(self) -> bool:
+        return self._in_speech
+
+    def feed(self, samples: Samples) -> list[Utterance]:
+        """Consume *samples*; return the utterances that ended in them."""
+        data = np.concatenate([self._pending, np.asarray(samples, dtype=np.float32)])
+        n = len(data) // FRAME
+        self._pending = data[n * FRAME:]
+        out: list[Utterance] = []
+        for k in range(n):
+            utt = self._step(data[k * FRAME:(k + 1) * FRAME])
+            if utt is not None:
+                out.append(utt)
+        return out
+
+    def flush(self) -> list[Utterance]:
+        """End of stream: close an utterance still open."""
+        if self._in_speech and self._speech_frames >= self.min_speech:
+            return [self._close(self._frame_index - self._quiet_run, capped=False)]
+        self._reset()
+        return []
+
+    def _reset(self) -> None:
+        self._in_speech = False
+        self._frames = []
+        self._loud_run = self._quiet_run = self._speech_frames = 0
+
+    def _close(self, end_frame: int, capped: bool) -> Utterance:
+        keep = len(self._frames) - max(0, self._quiet_run - 5)  # keep 50 ms of tail
+        samples = np.concatenate(self._frames[:keep]) if keep > 0 else np.zeros(0, np.float32)
+        utt = Utterance(samples, self._start_frame / 100, end_frame / 100, capped)
+        self._in_speech = False
+        self._frames = []
+        self._loud_run = self._quiet_run = self._speech_frames = 0
+        return utt
+
+    def _step(self, frame: Samples) -> Utterance | None:
+        db = frame_db(frame)
+        self._frame_index += 1
+        if not self._floor_init:
+            self.floor, self._floor_init = db, True
+        self._frames.append(frame)
+        if not self._in_speech:
+            if db > self.floor + self.start_db:
+                self._loud_run += 1
+            else:
+                self._loud_run = 0
+                # adapt the floor: fast down, slow up
+                self.floor = db if db < self.floor else 0.98 * self.floor + 0.02 * db
+            if self._loud_run >= self.min_start:
+                self._in_speech = True
+                self._speech_frames = self._loud_run
+                self._quiet_run = 0
+                back = min(len(self._frames), self.preroll + self._loud_run)
+                self._frames = self._frames[-back:]
+                self._start_frame = self._frame_index - back
+            elif len(self._frames) > self.preroll + self.min_start:
+                self._frames = self._frames[-(self.preroll + self.min_start):]
+            return None
+        if db > self.floor + self.end_db:
+            self._quiet_run = 0
+            self._speech_frames += 1
+        else:
+            self._quiet_run += 1
+        if len(self._frames) >= self.max_frames:
+            return self._close(self._frame_index, capped=True)
+        if self._quiet_run >= self.hangover:
+            if self._speech_frames < self.min_speech:
+                self._in_speech = False
+                self._frames = self._frames[-self.preroll:]
+                self._loud_run = self._quiet_run = self._speech_frames = 0
+                return None
+            return self._close(self._frame_index - self._quiet_run, capped=False)
+        return None

@@ -1,0 +1,133 @@
+"""The companion's ears: audio in, decisions out.
+
+:class:`Listener` joins the pieces: the :class:`~companion.voice.endpoint.Endpointer`
+cuts utterances out of a stream, a :class:`~companion.voice.recognisers.Recogniser`
+decodes each under the grammar the :class:`~companion.voice.policy.Policy`
+says is active, and the policy turns the hypothesis into a
+:class:`~companion.voice.policy.Decision`. The live referee drives it with
+``feed(samples)`` from its loop (or lets ``microphone()`` read the sound
+card); files go through ``recognise_file``.
+
+sounddevice is imported only in :func:`open_microphone`: without
+libportaudio2 the import itself raises OSError.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.errors import UserError
+from companion.voice.audio import RATE, Samples, read_wav
+from companion.voice.endpoint import Endpointer, Utterance
+from companion.voice.grammar import Command, Context
+from companion.voice.policy import Decision, Policy
+from companion.voice.recognisers import Hypothesis, Recogniser, default_recogniser
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One utterance and what became of it."""
+
+    utterance: Utterance
+    context: Context
+    hypothesis: Hypothesis
+    decision: Decision
+    #: Seconds from the end of speech to the decision: the endpointer's
+    #: hangover plus decoding time.
+    latency_s: float
+
+
+class Listener:
+    """Endpointing + recognition + policy, for a stream or for files."""
+
+    def __init__(self, recogniser: Recogniser | None = None, policy: Policy | None = None,
+                 endpointer: Endpointer | None = None) -> None:
+        self.recogniser = recogniser or default_recogniser()
+        self.policy = policy or Policy()
+        self.endpointer = endpointer or Endpointer()
+        self._stream_s = 0.0
+
+    # ---- files ----------------------------------------------------------
+    def recognise(self, samples: Samples) -> tuple[Hypothesis, Command | None]:
+        """Decode one whole clip with everything allowed (wake word optional)."""
+        hyp = self.recogniser.decode(samples, Context.ANY)
+        return hyp, hyp.command(Context.ANY)
+
+    def recognise_file(self, path: Path | str) -> tuple[Hypothesis, Command | None]:
+        """Like :meth:`recognise`; a missing or unreadable file raises UserError."""
+        return self.recognise(read_wav(path).samples)
+
+    # ---- a live stream --------------------------------------------------
+    def hear(self, utterance: Utterance, now: float | None = None) -> Heard:
+        """Decode one utterance under the policy's current context and decide."""
+        started = time.monotonic()
+        when = utterance.end_s if now is None else now
+        context = self.policy.context(when)
+        hyp = self.recogniser.decode(utterance.samples, context)
+        decision = self.policy.decide(hyp, context, when)
+        hangover = self.endpointer.hangover / 100
+        return Heard(utterance, context, hyp, decision,
+                     hangover + (time.monotonic() - started))
+
+    def feed(self, samples: Samples) -> list[Heard]:
+        """Consume a block of 16 kHz samples; return what was heard in it.
+        Times are stream seconds, so a recorded stream replays identically."""
+        self._stream_s += len(samples) / RATE
+        return [self.hear(u) for u in self.endpointer.feed(samples)]
+
+    def finish(self) -> list[Heard]:
+        """End of the stream: decide on an utterance still open."""
+        return [self.hear(u) for u in self.endpointer.flush()]
+
+    def microphone(self, stop: threading.Event, block_s: float = 0.05) -> Iterator[Heard]:
+        """Listen to the default microphone until *stop* is set."""
+        with open_microphone(block_s) as blocks:
+            while not stop.is_set():
+                try:
+                    block = blocks.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                yield from self.feed(block)
+
+
+class _Microphone:
+    """A sounddevice InputStream delivering float32 blocks on a queue."""
+
+    def __init__(self, block_s: float) -> None:
+        try:
+            import sounddevice as sd
+        except OSError as exc:
+            raise UserError(f"no microphone: the audio library is missing ({exc}); "
+                            "install libportaudio2") from None
+        self.blocks: queue.Queue[Samples] = queue.Queue()
+        try:
+            sd.query_devices(kind="input")
+            self._stream = sd.InputStream(samplerate=RATE, channels=1, dtype="float32",
+                                          blocksize=int(RATE * block_s),
+                                          callback=self._callback)
+        except Exception as exc:  # PortAudioError, ValueError
+            raise UserError(f"no microphone found ({exc})") from None
+
+    def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
+        self.blocks.put(np.array(indata[:, 0], dtype=np.float32))
+
+    def __enter__(self) -> queue.Queue[Samples]:
+        self._stream.start()
+        return self.blocks
+
+    def __exit__(self, *exc: object) -> None:
+        self._stream.stop()
+        self._stream.close()
+
+
+def open_microphone(block_s: float = 0.05) -> _Microphone:
+    """The default input device at 16 kHz mono; UserError when there is none."""
+    return _Microphone(block_s)

@@ -1,0 +1,125 @@
+"""Table-talk policy: when a recognised phrase becomes an action.
+
+A family talks all game long, and a grammar-constrained recogniser forces
+*every* sound onto its nearest phrase. So nothing is acted on unless
+
+1. it was said after the wake word ("referee undo"; or "referee" alone,
+   which arms the listener for :data:`WAKE_WINDOW_S` seconds), except the
+   bare "stop" and "cancel", which always work and are never confirmed, and a
+   bare number while the referee is expecting a pop correction;
+2. the recogniser's confidence clears a threshold (bare words, having no
+   wake word to vouch for them, need a higher one); and
+3. destructive commands (new game, and an undo the referee says would cross
+   into an earlier turn) are confirmed first: "Did you say new game? Say yes
+   or no." Only yes/no/stop/cancel are listened for until answered or
+   :data:`CONFIRM_WINDOW_S` passes.
+
+The Policy holds no audio: it maps (hypothesis, time) to a :class:`Decision`,
+so it is tested without a recogniser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.voice import grammar
+from companion.voice.grammar import Command, Context
+from companion.voice.recognisers import Hypothesis
+
+WAKE_WINDOW_S = 4.0
+CONFIRM_WINDOW_S = 8.0
+POP_WINDOW_S = 10.0
+
+#: Confidence floors (PocketSphinx grammar-vs-phone-loop ratio; measured on
+#: the synthesised command and table-talk sets, docs/voice.md).
+WOKEN_THRESHOLD = 0.80
+BARE_THRESHOLD = 0.90
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with one utterance.
+
+    ``action``: ``"apply"`` (do *command*), ``"confirm"`` (say *prompt* and
+    wait for yes/no), ``"cancelled"`` (a confirmation was refused),
+    ``"wake"`` (armed; say nothing or a short tone), ``"ignore"`` (*reason*).
+    """
+
+    action: str
+    command: Command | None = None
+    reason: str = ""
+    prompt: str = ""
+
+
+def spoken_name(command: Command) -> str:
+    """A short spoken description of a command, for confirmations."""
+    if command.intent == "new-game":
+        return "new game"
+    if command.intent == "undo":
+        return "undo the last move, which was in an earlier turn"
+    return command.intent.replace("-", " ")
+
+
+class Policy:
+    """Turns hypotheses into decisions; remembers wake, expectation, pending."""
+
+    def __init__(self, woken_threshold: float = WOKEN_THRESHOLD,
+                 bare_threshold: float = BARE_THRESHOLD) -> None:
+        self.woken_threshold = woken_threshold
+        self.bare_threshold = bare_threshold
+        self._awake_until = -1.0
+        self._pop_until = -1.0
+        self._pending: Command | None = None
+        self._pending_until = -1.0
+        #: Set by the referee: would an undo now cross into an earlier turn?
+        self.undo_crosses_turn = False
+
+    def expect_pop(self, now: float, window: float = POP_WINDOW_S) -> None:
+        """The referee expects a pop correction: a bare number is accepted."""
+        self._pop_until = now + window
+
+    def context(self, now: float) -> Context:
+        """The grammar the next utterance should be decoded with."""
+        if self._pending is not None and now <= self._pending_until:
+            return Context.CONFIRM
+        self._pending = None
+        if now <= self._awake_until:
+            return Context.AWAKE
+        if now <= self._pop_until:
+            return Context.POP
+        return Context.LIVE
+
+    def needs_confirmation(self, command: Command) -> bool:
+        if command.intent in grammar.DESTRUCTIVE:
+            return True
+        return command.intent == "undo" and self.undo_crosses_turn
+
+    def decide(self, hyp: Hypothesis, context: Context, now: float) -> Decision:
+        """Decide on *hyp*, decoded under *context* at time *now*."""
+        command = hyp.command(context)
+        if command is None:
+            return Decision("ignore", reason="not a command" if hyp.text else "nothing recognised")
+        woken = hyp.text.startswith(grammar.WAKE_WORD + " ") or context is Context.AWAKE
+        threshold = self.woken_threshold if woken else self.bare_threshold
+        if command.intent == "wake":
+            threshold = self.bare_threshold
+        if hyp.confidence < threshold:
+            return Decision("ignore", command, reason=f"low confidence {hyp.confidence:.2f}")
+        if command.intent == "wake":
+            self._awake_until = now + WAKE_WINDOW_S
+            return Decision("wake")
+        self._awake_until = -1.0
+        if context is Context.CONFIRM:
+            pending, self._pending = self._pending, None
+            if command.intent == "yes" and pending is not None:
+                return Decision("apply", pending)
+            return Decision("cancelled", command if command.intent == "stop" else pending)
+        if command.intent in grammar.BARE_INTENTS:
+            return Decision("apply", command)
+        if self.needs_confirmation(command):
+            self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
+            return Decision("confirm", command,
+                            prompt=f"Did you say {spoken_name(command)}? Say yes or no.")
+        if command.intent == "pop":
+            self._pop_until = -1.0
+        return Decision("apply", command)
