@@ -67,7 +67,8 @@ def handle_spoken(loop: Loop, cmd: Spoken) -> None:
         loop.say(_whose_turn(loop))
         return
     if intent == "status":
-        loop.say(_status(loop, value.get("color")))
+        colour = value.get("color") or (loop.referee.player if value.get("mine") else None)
+        loop.say(_status(loop, colour))
         return
     if intent == "score":
         loop.say(loop.score_sentence() if loop.score_sentence else "I am not keeping score this time.")

@@ -153,6 +153,8 @@ class Loop:
         """Continue a recorded game: replay its inputs silently, then check the board."""
         self.players = players
         self.referee = RefereeView(self._factory())
+        setups = [line["setup"] for line in inputs if isinstance(line.get("setup"), dict)]
+        self.rules = dict(setups[-1].get("rules") or {}) if setups else {}
         for line in inputs:
             for event in self.referee.feed(line):
                 self._track_places(event)

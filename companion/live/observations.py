@@ -84,3 +84,65 @@ class Tick:
 Observation = (
     BoardStable | PopSettled | DieCocked | BoardLost | BoardFound | CameraLost | CameraBack | Spoken | Tick
 )
+
+
+def to_json(obs: Observation) -> dict[str, Any]:
+    """One observation as a JSON object (the observation-file format of ``replay``)."""
+    if isinstance(obs, BoardStable):
+        return {"t": obs.t, "board": obs.pegs}
+    if isinstance(obs, PopSettled):
+        return {"t": obs.t, "pop": obs.value}
+    if isinstance(obs, Spoken):
+        return {"t": obs.t, "say": {"intent": obs.intent, **obs.value}}
+    return {"t": obs.t, _KIND_NAMES[type(obs)]: True}
+
+
+_KINDS: dict[str, type] = {
+    "cocked": DieCocked,
+    "board-lost": BoardLost,
+    "board-found": BoardFound,
+    "camera-lost": CameraLost,
+    "camera-back": CameraBack,
+    "tick": Tick,
+}
+_KIND_NAMES = {v: k for k, v in _KINDS.items()}
+
+
+class ObservationError(ValueError):
+    """A malformed observation line."""
+
+
+def from_json(obj: object) -> Observation:
+    """Parse one observation object; raises :class:`ObservationError` naming the problem."""
+    if not isinstance(obj, dict):
+        raise ObservationError(f"an observation is a JSON object, not {obj!r}")
+    t = obj.get("t")
+    if not isinstance(t, (int, float)) or isinstance(t, bool):
+        raise ObservationError(f"an observation needs a time \"t\" in seconds, got {t!r}")
+    t = float(t)
+    if "board" in obj:
+        board = obj["board"]
+        if not isinstance(board, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(p, str) for p in v)
+            for k, v in board.items()
+        ):
+            raise ObservationError("\"board\" must map colours to lists of place names")
+        return BoardStable(t, {k: list(v) for k, v in board.items()})
+    if "pop" in obj:
+        value = obj["pop"]
+        if type(value) is not int or not 1 <= value <= 6:
+            raise ObservationError(f"\"pop\" must be a whole number from 1 to 6, not {value!r}")
+        return PopSettled(t, value)
+    if "say" in obj:
+        said = obj["say"]
+        if not isinstance(said, dict) or not isinstance(said.get("intent"), str):
+            raise ObservationError("\"say\" must be an object with an \"intent\"")
+        rest = {k: v for k, v in said.items() if k != "intent"}
+        return Spoken(t, said["intent"], rest)
+    for name, cls in _KINDS.items():
+        if obj.get(name):
+            made: Observation = cls(t)
+            return made
+    raise ObservationError(
+        "an observation needs one of board, pop, say, " + ", ".join(_KINDS) + f"; got keys {sorted(obj)}"
+    )

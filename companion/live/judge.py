@@ -1,0 +1,80 @@
+"""Judging a refereed game against its truth: the figures of ``bench referee``.
+
+An event is compared by its fields that carry meaning (``event``, ``color``,
+``value``, ``from``, ``to``, ``victim``, ``at``, ``place``, ``reason``), not
+by its sentence, so a reworded announcement is not a wrong call. Illegal-move
+announcements are judged apart: each illegal board shown must be announced
+once (else it is *missed*), and any other illegal announcement is *false*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+KEY_FIELDS = ("event", "color", "value", "from", "to", "victim", "at", "place", "reason")
+
+
+def event_key(event: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(event.get(k) for k in KEY_FIELDS)
+
+
+@dataclass
+class Verdict:
+    """How one refereed game compares with its truth."""
+
+    right: bool
+    false_illegal: int
+    missed_illegal: int
+    #: Seconds from each settled pop / final stable move to its announcement.
+    delays: list[float] = field(default_factory=list)
+    #: The first difference, for a person to read.
+    first_difference: str | None = None
+
+
+def judge(
+    truth: Sequence[dict[str, Any]],
+    emitted: Sequence[tuple[float, dict[str, Any]]],
+    *,
+    illegal_at: Sequence[float] = (),
+    pop_at: Sequence[float] = (),
+    move_at: Sequence[float] = (),
+    illegal_window_s: float = 2.0,
+) -> Verdict:
+    """Compare *emitted* ``(t, event)`` pairs with the *truth* events."""
+    want = [event_key(e) for e in truth if e.get("event") != "illegal"]
+    got = [event_key(e) for _, e in emitted if e.get("event") != "illegal"]
+    difference = None
+    if want != got:
+        n = next((i for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b), min(len(want), len(got)))
+        expected = dict(zip(KEY_FIELDS, want[n], strict=True)) if n < len(want) else "the end"
+        seen = dict(zip(KEY_FIELDS, got[n], strict=True)) if n < len(got) else "the end"
+        difference = f"event {n}: expected {_short(expected)}, got {_short(seen)}"
+    unmatched = list(illegal_at)
+    false_illegal = 0
+    for t, event in emitted:
+        if event.get("event") != "illegal":
+            continue
+        match = next((ti for ti in unmatched if ti - 1e-6 <= t <= ti + illegal_window_s), None)
+        if match is None:
+            false_illegal += 1
+        else:
+            unmatched.remove(match)
+    delays: list[float] = []
+    for kind, times in (("pop", pop_at), ("move", move_at)):
+        announced = [t for t, e in emitted if e.get("event") == kind]
+        delays.extend(a - s for a, s in zip(announced, times, strict=False))
+    return Verdict(
+        right=difference is None and false_illegal == 0 and not unmatched,
+        false_illegal=false_illegal,
+        missed_illegal=len(unmatched),
+        delays=delays,
+        first_difference=difference,
+    )
+
+
+def _short(item: object) -> str:
+    if isinstance(item, dict):
+        return "{" + ", ".join(f"{k}={v}" for k, v in item.items() if v is not None) + "}"
+    return str(item)
