@@ -135,7 +135,7 @@ def write_scaled_wav(src: Path, dst: Path, volume: float) -> None:
         shutil.copyfile(src, dst)
         return
     samples, rate = read_wav_int16(src)
-    scaled = np.clip(samples.astype(np.float64) * volume, -32768, 32767).astype("<i2")
+    scaled = np.clip(np.round(samples.astype(np.float64) * volume), -32768, 32767).astype("<i2")
     with wave.open(str(dst), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)

@@ -1,0 +1,78 @@
+"""WAV reading of every common format, and band-limited resampling."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.errors import UserError
+from companion.voice.audio import RATE, read_wav, resample
+
+
+def _sine(rate: int, f: float, seconds: float = 0.5) -> np.ndarray:
+    return np.sin(2 * np.pi * f * np.arange(int(rate * seconds)) / rate)
+
+
+@pytest.mark.parametrize("rate_in", [8000, 11025, 22050, 44100, 48000])
+def test_resampling_keeps_a_tone_and_removes_what_cannot_be_represented(rate_in: int) -> None:
+    x = 0.5 * _sine(rate_in, 440.0)
+    if rate_in > RATE:
+        x = x + 0.5 * _sine(rate_in, 0.45 * rate_in)  # above 8 kHz: must vanish
+    y = resample(x, rate_in, RATE)
+    assert len(y) == int(len(x) * RATE / rate_in)
+    ref = 0.5 * _sine(RATE, 440.0)[: len(y)]
+    assert np.max(np.abs(y[400:-400] - ref[400:-400])) < 2e-3
+
+
+def _write(path: Path, payload: bytes, rate: int, channels: int, bits: int,
+           tag: int = 1, extensible: bool = False) -> Path:
+    block = channels * bits // 8
+    if extensible:
+        fmt = struct.pack("<HHIIHHHHIH14s", 0xFFFE, channels, rate, rate * block, block, bits,
+                          22, bits, 0, tag, b"\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71")
+    else:
+        fmt = struct.pack("<HHIIHH", tag, channels, rate, rate * block, block, bits)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
+    body += b"data" + struct.pack("<I", len(payload)) + payload
+    path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["u8", "s16", "s24", "s32", "f32", "s16-stereo",
+                                  "s24-extensible"])
+def test_reads_every_common_wav_format(kind: str, tmp_path: Path) -> None:
+    x = 0.5 * _sine(RATE, 440.0)
+    rate, channels, tag, ext = RATE, 1, 1, kind.endswith("extensible")
+    if kind == "u8":
+        payload, bits = np.round(x * 127 + 128).astype(np.uint8).tobytes(), 8
+    elif kind.startswith("s16"):
+        s = np.round(x * 32767).astype("<i2")
+        if kind.endswith("stereo"):
+            s, channels = np.repeat(s, 2), 2
+        payload, bits = s.tobytes(), 16
+    elif kind.startswith("s24"):
+        v = np.round(x * (2**23 - 1)).astype("<i4")
+        payload, bits = b"".join(int(i).to_bytes(3, "little", signed=True) for i in v), 24
+    elif kind == "s32":
+        payload, bits = np.round(x * (2**31 - 1)).astype("<i4").tobytes(), 32
+    else:
+        payload, bits, tag = x.astype("<f4").tobytes(), 32, 3
+    path = _write(tmp_path / "a.wav", payload, rate, channels, bits, tag, ext)
+    y = read_wav(path).samples
+    assert len(y) == len(x)
+    assert np.max(np.abs(y - x)) < (0.01 if bits == 8 else 1e-3)
+
+
+def test_bad_files_name_the_problem(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="no such WAV file"):
+        read_wav(tmp_path / "missing.wav")
+    junk = tmp_path / "junk.wav"
+    junk.write_bytes(b"hello")
+    with pytest.raises(UserError, match="junk.wav: not a readable WAV"):
+        read_wav(junk)
+    alaw = _write(tmp_path / "alaw.wav", b"\x00" * 100, 8000, 1, 8, tag=6)
+    with pytest.raises(UserError, match="unsupported encoding"):
+        read_wav(alaw)

@@ -1,0 +1,76 @@
+"""The table-talk policy, without audio: wake word, confidence, confirmation."""
+
+from __future__ import annotations
+
+from companion.voice.grammar import Command, Context
+from companion.voice.policy import Policy
+from companion.voice.recognisers import Hypothesis
+
+
+def _hear(policy: Policy, text: str, now: float, confidence: float = 0.99):  # type: ignore[no-untyped-def]
+    context = policy.context(now)
+    return context, policy.decide(Hypothesis(text, confidence), context, now)
+
+
+def test_commands_need_the_wake_word_in_open_table_talk() -> None:
+    policy = Policy()
+    context, d = _hear(policy, "referee undo", 0.0)
+    assert context is Context.LIVE and d.action == "apply" and d.command == Command("undo")
+    _, d = _hear(policy, "undo", 1.0)  # not in the LIVE grammar at all
+    assert d.action == "ignore"
+
+
+def test_stop_and_cancel_work_bare_and_are_never_confirmed() -> None:
+    policy = Policy()
+    assert _hear(policy, "stop", 0.0)[1].command == Command("stop")
+    assert _hear(policy, "cancel", 1.0)[1].action == "apply"
+
+
+def test_low_confidence_is_ignored_and_bare_words_need_more() -> None:
+    policy = Policy(woken_threshold=0.8, bare_threshold=0.9)
+    assert _hear(policy, "referee undo", 0.0, confidence=0.5)[1].action == "ignore"
+    assert _hear(policy, "referee undo", 1.0, confidence=0.85)[1].action == "apply"
+    assert _hear(policy, "stop", 2.0, confidence=0.85)[1].action == "ignore"
+    assert _hear(policy, "stop", 3.0, confidence=0.95)[1].action == "apply"
+
+
+def test_the_wake_word_alone_arms_the_next_utterance() -> None:
+    policy = Policy()
+    _, d = _hear(policy, "referee", 0.0)
+    assert d.action == "wake"
+    context, d = _hear(policy, "whose turn is it", 2.0)
+    assert context is Context.AWAKE and d.command == Command("whose-turn")
+    assert _hear(policy, "skip", 3.0)[0] is Context.LIVE  # used up
+    _hear(policy, "referee", 10.0)
+    assert policy.context(20.0) is Context.LIVE  # expired
+
+
+def test_new_game_is_confirmed_first() -> None:
+    policy = Policy()
+    _, d = _hear(policy, "referee new game", 0.0)
+    assert d.action == "confirm" and "new game" in d.prompt
+    context, d = _hear(policy, "yes", 2.0)
+    assert context is Context.CONFIRM and d.action == "apply" and d.command == Command("new-game")
+    _, d = _hear(policy, "referee new game", 5.0)
+    _, d = _hear(policy, "no", 6.0)
+    assert d.action == "cancelled" and d.command == Command("new-game")
+    _, d = _hear(policy, "referee new game", 10.0)
+    assert policy.context(30.0) is Context.LIVE  # an unanswered question lapses
+
+
+def test_an_undo_across_turns_is_confirmed_only_when_the_referee_says_so() -> None:
+    policy = Policy()
+    assert _hear(policy, "referee undo", 0.0)[1].action == "apply"
+    policy.undo_crosses_turn = True
+    _, d = _hear(policy, "referee undo", 1.0)
+    assert d.action == "confirm"
+    assert _hear(policy, "cancel", 2.0)[1].action == "cancelled"
+
+
+def test_a_bare_number_counts_only_while_a_pop_is_expected() -> None:
+    policy = Policy()
+    assert _hear(policy, "five", 0.0)[1].action == "ignore"
+    policy.expect_pop(1.0)
+    context, d = _hear(policy, "five", 2.0)
+    assert context is Context.POP and d.command == Command("pop", value=5)
+    assert policy.context(3.0) is Context.LIVE  # the correction was made
