@@ -101,6 +101,8 @@ def legal_moves(state: State, pop: int | None = None) -> tuple[Move, ...]:
     Empty when no peg can use the number (the move is lost), when the game is
     over, and for a third consecutive 6 under the ``three_sixes`` house rule.
     One move per distinct (colour, from) pair: pegs in Home are interchangeable.
+    A two-colour player's pegs of both colours are its own: neither lands on
+    nor bumps the other.
     """
     pegs, track, sides, options, phase, turn = state[:6]
     if pop is None:
@@ -112,7 +114,8 @@ def legal_moves(state: State, pop: int | None = None) -> tuple[Move, ...]:
     basic = options.basic
     moves: list[Move] = []
     add = moves.append
-    for c in sides[turn]:
+    side = sides[turn]
+    for c in side:
         mine = pegs[c]
         color = COLORS[c]
         absolute = ABSOLUTE[c]
@@ -124,14 +127,14 @@ def legal_moves(state: State, pop: int | None = None) -> tuple[Move, ...]:
             if p < 0:
                 if pop == 6 or basic:
                     occupant = track[START[c]]
-                    if occupant != c:
+                    if occupant not in side:
                         victim = COLORS[occupant] if occupant >= 0 else None
                         add(_new(Move, (color, HOME, 0, victim, pop)))
                 continue
             q = p + pop
             if q <= LAST_TRACK:
                 occupant = track[absolute[q]]
-                if occupant != c:
+                if occupant not in side:
                     victim = COLORS[occupant] if occupant >= 0 else None
                     add(_new(Move, (color, p, q, victim, pop)))
                 continue

@@ -153,10 +153,12 @@ def _landing(state: State, c: int, start: int, end: int, value: int) -> Move | I
         if move.color == COLORS[c] and move.frm == start and move.to == end:
             return move
     mine = state.pegs[c]
-    if end in mine:
+    occupant = state.track[ABSOLUTE[c][end]] if 0 <= end <= LAST_TRACK else -1
+    if end in mine or occupant in state.sides[state.turn]:
+        whose = COLORS[c] if end in mine else COLORS[occupant]
         return Illegal(
             "own-peg",
-            f"{title(c)} cannot land on a {COLORS[c]} peg already on {spoken_place(c, end)}.",
+            f"{title(c)} cannot land on its own {whose} peg on {spoken_place(c, end)}.",
         )
     if end >= FIRST_FINISH and any(start < x < end and x >= FIRST_FINISH for x in mine):
         return Illegal(
