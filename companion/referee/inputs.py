@@ -123,7 +123,24 @@ def parse_board(body: object, pegs_per_color: int) -> dict[int, list[Place]]:
             if place.owner is not None and place.owner != c and place.kind != "track":
                 raise InputError(f"board {color} lists {COLORS[place.owner]}'s {place.kind}")
         seen[c] = parsed
+    _no_two_on_one(seen)
     return seen
+
+
+def _no_two_on_one(seen: Mapping[int, list[Place]]) -> None:
+    """Two pegs seen on one track space, or one colour's two on one Finish
+    space, is not a board that can exist."""
+    spots: dict[tuple[str, int, int], str] = {}
+    for c, places in seen.items():
+        for place in places:
+            if place.kind == "home":
+                continue
+            key = (place.kind, place.number, -1 if place.kind == "track" else c)
+            if key in spots:
+                raise InputError(
+                    f"board shows two pegs on {place.kind}:{place.number} ({spots[key]} and {COLORS[c]})"
+                )
+            spots[key] = COLORS[c]
 
 
 def parse_setup(body: object) -> Mapping[str, Any]:
