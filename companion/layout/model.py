@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 Point = tuple[float, float]
@@ -63,8 +64,9 @@ class Layout:
     marker_z_mm: float = 0.0
     source: str = field(default="", compare=False)
 
-    @property
+    @cached_property
     def holes(self) -> Mapping[str, Point]:
+        """Hole name -> centre (mm), read-only."""
         return MappingProxyType(dict(self.hole_items))
 
     @property

@@ -1,0 +1,315 @@
+"""A pinhole camera with lens distortion, looking at the board.
+
+World coordinates are the layout's: millimetres, x right, y down, z up towards
+the camera (the playing surface is z = 0). That frame is left-handed, so the
+camera works internally in (x, y, -z), a right-handed frame in which OpenCV's
+conventions (camera x right, y down, z forward) hold unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+
+#: Resolutions a random camera picks from (width, height).
+RESOLUTIONS: tuple[tuple[int, int], ...] = (
+    (640, 480),
+    (800, 600),
+    (960, 540),
+    (1280, 720),
+    (1280, 960),
+    (1600, 900),
+    (1920, 1080),
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Camera:
+    """Intrinsics, distortion and pose (world -> camera, OpenCV rvec/tvec)."""
+
+    width: int
+    height: int
+    fx: float
+    fy: float
+    cx: float
+    cy: float
+    rvec: tuple[float, float, float]
+    tvec: tuple[float, float, float]
+    #: OpenCV distortion (k1, k2, p1, p2, k3).
+    dist: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
+    _maps: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+    @cached_property
+    def K(self) -> FloatArray:  # noqa: N802 - the usual name of the intrinsic matrix
+        return np.array([[self.fx, 0, self.cx], [0, self.fy, self.cy], [0, 0, 1]], dtype=np.float64)
+
+    @cached_property
+    def R(self) -> FloatArray:  # noqa: N802
+        """Rotation from the internal right-handed world (x, y, -z) to the camera."""
+        r, _ = cv2.Rodrigues(np.asarray(self.rvec, dtype=np.float64))
+        return np.asarray(r, dtype=np.float64)
+
+    @cached_property
+    def position(self) -> FloatArray:
+        """The camera centre in world coordinates (z up)."""
+        c = -self.R.T @ np.asarray(self.tvec, dtype=np.float64)
+        return np.array([c[0], c[1], -c[2]])
+
+    @property
+    def has_distortion(self) -> bool:
+        return any(abs(d) > 1e-12 for d in self.dist)
+
+    def to_camera(self, points: FloatArray) -> FloatArray:
+        """World points (N, 3), z up -> camera coordinates (N, 3), z forward."""
+        p = np.asarray(points, dtype=np.float64).reshape(-1, 3) * np.array([1.0, 1.0, -1.0])
+        return p @ self.R.T + np.asarray(self.tvec, dtype=np.float64)
+
+    def depth(self, points: FloatArray) -> FloatArray:
+        """Distance along the optical axis (mm) of world points (N, 3)."""
+        return self.to_camera(points)[:, 2]
+
+    def project_ideal(self, points: FloatArray) -> FloatArray:
+        """World points (N, 3) -> pixels of the undistorted pinhole image (N, 2)."""
+        pc = self.to_camera(points)
+        z = np.maximum(pc[:, 2:3], 1e-6)
+        uv = pc[:, :2] / z
+        return np.column_stack([uv[:, 0] * self.fx + self.cx, uv[:, 1] * self.fy + self.cy])
+
+    def project(self, points: FloatArray) -> FloatArray:
+        """World points (N, 3) in mm, z up -> pixels in the camera image (N, 2), distortion included."""
+        ideal = self.project_ideal(points)
+        return self.distort_pixels(ideal) if self.has_distortion else ideal
+
+    def distort_pixels(self, ideal: FloatArray) -> FloatArray:
+        """Pinhole pixels -> where the distorting lens puts them."""
+        pts = np.asarray(ideal, dtype=np.float64).reshape(-1, 2)
+        x = (pts[:, 0] - self.cx) / self.fx
+        y = (pts[:, 1] - self.cy) / self.fy
+        k1, k2, p1, p2, k3 = self.dist
+        r2 = x * x + y * y
+        radial = 1 + k1 * r2 + k2 * r2 * r2 + k3 * r2 * r2 * r2
+        xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x)
+        yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y
+        return np.column_stack([xd * self.fx + self.cx, yd * self.fy + self.cy])
+
+    def homography(self, z: float = 0.0) -> FloatArray:
+        """The 3x3 homography from plane ``z`` (mm, x/y) to pinhole pixels.
+
+        Exact for the undistorted image; with lens distortion use :meth:`project`.
+        """
+        src = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], dtype=np.float64)
+        dst = self.project_ideal(np.column_stack([src, np.full(4, z)]))
+        h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+        return np.asarray(h, dtype=np.float64)
+
+    def undistort_pixels(self, distorted: FloatArray, iterations: int = 40) -> FloatArray:
+        """Inverse of :meth:`distort_pixels` by Newton's method (exact to ~1e-6 px).
+
+        ``cv2.undistortPoints`` stops after a few fixed-point steps and is off
+        by pixels near the corners of a strongly distorting lens.
+        """
+        target = np.asarray(distorted, np.float64).reshape(-1, 2)
+        p = target.copy()
+        eps = 1e-3
+        for _ in range(iterations):
+            f = self.distort_pixels(p) - target
+            if float(np.abs(f).max()) < 1e-6:
+                break
+            jx = (self.distort_pixels(p + [eps, 0]) - self.distort_pixels(p - [eps, 0])) / (2 * eps)
+            jy = (self.distort_pixels(p + [0, eps]) - self.distort_pixels(p - [0, eps])) / (2 * eps)
+            det = jx[:, 0] * jy[:, 1] - jy[:, 0] * jx[:, 1]
+            det = np.where(np.abs(det) < 1e-9, 1e-9, det)
+            dx = (f[:, 0] * jy[:, 1] - jy[:, 0] * f[:, 1]) / det
+            dy = (jx[:, 0] * f[:, 1] - f[:, 0] * jx[:, 1]) / det
+            p = p - np.column_stack([dx, dy])
+        return p
+
+    def _undistort_grid(self) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """For each output pixel, the pinhole pixel the lens brought there (cached).
+
+        The inverse of :meth:`distort_pixels`, computed with
+        ``cv2.undistortPoints`` on a coarse grid and resized (distortion is smooth).
+        """
+        cached = self._maps.get("grid")
+        if cached is None:
+            # Grid nodes sit where cv2.resize puts source pixel centres when
+            # enlarging by `step` (at step*i + (step-1)/2), starting one node
+            # before the frame so every output pixel is interpolated, never clamped.
+            step = 8
+            gw, gh = self.width // step + 3, self.height // step + 3
+            off = (step - 1) / 2 - step
+            gx, gy = np.meshgrid(np.arange(gw) * step + off, np.arange(gh) * step + off)
+            pts = np.stack([gx, gy], axis=-1).reshape(-1, 2).astype(np.float64)
+            und = self.undistort_pixels(pts).reshape(gh, gw, 2).astype(np.float32)
+            full = cv2.resize(und, (gw * step, gh * step), interpolation=cv2.INTER_LINEAR)
+            full = full[step : step + self.height, step : step + self.width]
+            cached = (np.ascontiguousarray(full[..., 0]), np.ascontiguousarray(full[..., 1]))
+            self._maps["grid"] = cached
+        return cached  # type: ignore[return-value]
+
+    @property
+    def canvas_margin(self) -> int:
+        """Pixels the pinhole canvas must extend beyond the frame on each side so
+        that the lens never samples outside it (barrel distortion pulls corners in)."""
+        if not self.has_distortion:
+            return 0
+        mx, my = self._undistort_grid()
+        over = max(-float(mx.min()), -float(my.min()), float(mx.max()) - (self.width - 1), float(my.max()) - (self.height - 1))
+        return int(math.ceil(max(0.0, over))) + 2
+
+    def canvas(self) -> Camera:
+        """The distortion-free camera whose image the lens bends into this one:
+        same pose and focal length, ``canvas_margin`` pixels wider on each side."""
+        if not self.has_distortion:
+            return self
+        m = self.canvas_margin
+        return Camera(self.width + 2 * m, self.height + 2 * m, self.fx, self.fy, self.cx + m, self.cy + m, self.rvec, self.tvec)
+
+    def distortion_maps(self) -> tuple[NDArray[np.int16], NDArray[np.uint16]] | None:
+        """``cv2.remap`` maps from the :meth:`canvas` image to this lens's image (cached)."""
+        if not self.has_distortion:
+            return None
+        cached = self._maps.get("remap")
+        if cached is None:
+            mx, my = self._undistort_grid()
+            m = self.canvas_margin
+            cached = cv2.convertMaps(mx + m, my + m, cv2.CV_16SC2)
+            self._maps["remap"] = cached
+        return cached  # type: ignore[return-value]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "K": self.K.round(4).tolist(),
+            "dist": list(self.dist),
+            "rvec": list(self.rvec),
+            "tvec": list(self.tvec),
+            "position_mm": self.position.round(2).tolist(),
+        }
+
+    # ---- construction ----------------------------------------------------------------
+
+    @staticmethod
+    def look_at(
+        eye: tuple[float, float, float],
+        target: tuple[float, float, float],
+        size: tuple[int, int],
+        hfov_deg: float,
+        roll_deg: float = 0.0,
+        dist: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0),
+        up_hint: tuple[float, float] | None = None,
+    ) -> Camera:
+        """A camera at *eye* looking at *target* (world mm, z up).
+
+        ``up_hint`` is the board direction (x, y) that appears towards the
+        image top; by default the direction from the target away from the eye,
+        as for a person sitting at the table.
+        """
+        e = np.array([eye[0], eye[1], -eye[2]], dtype=np.float64)
+        t = np.array([target[0], target[1], -target[2]], dtype=np.float64)
+        fwd = t - e
+        fwd /= np.linalg.norm(fwd)
+        if up_hint is None:
+            h = np.array([t[0] - e[0], t[1] - e[1], 0.0])
+            up_hint = (0.0, -1.0) if np.linalg.norm(h) < 1e-6 else (h[0], h[1])
+        # Image "down" points opposite the up hint, projected perpendicular to fwd.
+        down = -np.array([up_hint[0], up_hint[1], 0.0])
+        down = down - fwd * (down @ fwd)
+        if np.linalg.norm(down) < 1e-9:
+            down = np.array([0.0, 1.0, 0.0]) - fwd * fwd[1]
+        down /= np.linalg.norm(down)
+        right = np.cross(down, fwd)
+        r = np.stack([right, down, fwd])
+        if roll_deg:
+            a = math.radians(roll_deg)
+            rz = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
+            r = rz @ r
+        rvec, _ = cv2.Rodrigues(r)
+        tvec = -r @ e
+        w, hgt = size
+        fx = (w / 2) / math.tan(math.radians(hfov_deg) / 2)
+        return Camera(
+            width=w,
+            height=hgt,
+            fx=fx,
+            fy=fx,
+            cx=w / 2,
+            cy=hgt / 2,
+            rvec=tuple(float(v) for v in rvec.ravel()),  # type: ignore[arg-type]
+            tvec=tuple(float(v) for v in tvec.ravel()),  # type: ignore[arg-type]
+            dist=dist,
+        )
+
+
+def random_camera(
+    rng: np.random.Generator,
+    must_see: FloatArray,
+    center: tuple[float, float],
+    size: tuple[int, int] | None = None,
+    tilt_deg: float | None = None,
+    azimuth_deg: float | None = None,
+    distortion: float | None = None,
+    margin: float = 0.04,
+) -> Camera:
+    """A seeded random camera that keeps every world point of *must_see* in view.
+
+    Tilt is measured from straight down (0) to about 45 degrees; azimuth is
+    the side of the table the camera stands on; the distance is the smallest
+    that fits *must_see* with a small random margin, so the board fills the
+    frame as a user would set it up.
+    """
+    if size is None:
+        size = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
+    tilt = float(rng.uniform(0, 45)) if tilt_deg is None else float(tilt_deg)
+    az = float(rng.uniform(0, 360)) if azimuth_deg is None else float(azimuth_deg)
+    hfov = float(rng.uniform(50, 75))
+    roll = float(rng.normal(0, 3))
+    k1 = float(rng.uniform(-0.25, 0.08)) if distortion is None else float(distortion)
+    dist = (k1, float(-k1 * rng.uniform(0, 0.3)), 0.0, 0.0, 0.0)
+    target = (center[0] + float(rng.normal(0, 8)), center[1] + float(rng.normal(0, 8)), 0.0)
+    pad = margin + float(rng.uniform(0, 0.06))
+    direction = np.array(
+        [
+            math.sin(math.radians(tilt)) * math.sin(math.radians(az)),
+            -math.sin(math.radians(tilt)) * math.cos(math.radians(az)),
+            math.cos(math.radians(tilt)),
+        ]
+    )
+    # Up on the image is away from the camera's side of the table; when looking
+    # straight down, use the azimuth to orient the board.
+    up_hint = (-math.sin(math.radians(az)), math.cos(math.radians(az)))
+    pts = np.asarray(must_see, dtype=np.float64).reshape(-1, 3)
+    lo, hi = 50.0, 5000.0
+    cam = None
+    for _ in range(30):
+        d = (lo + hi) / 2
+        eye = tuple(float(v) for v in np.asarray(target) + direction * d)
+        cam = Camera.look_at(eye, target, size, hfov, roll, dist, up_hint)  # type: ignore[arg-type]
+        if _fits(cam, pts, pad):
+            hi = d
+        else:
+            lo = d
+    eye = tuple(float(v) for v in np.asarray(target) + direction * hi)
+    return Camera.look_at(eye, target, size, hfov, roll, dist, up_hint)  # type: ignore[arg-type]
+
+
+def _fits(cam: Camera, pts: FloatArray, pad: float) -> bool:
+    if np.any(cam.depth(pts) <= 10):
+        return False
+    uv = cam.project(pts)
+    mx, my = cam.width * pad, cam.height * pad
+    return bool(
+        np.all(uv[:, 0] >= mx) and np.all(uv[:, 0] <= cam.width - mx) and np.all(uv[:, 1] >= my) and np.all(uv[:, 1] <= cam.height - my)
+    )

@@ -1,0 +1,507 @@
+"""Render one camera frame of a Trouble position, with the truth beside it.
+
+Stages (each a small function): the table with its markers and the board's
+cast shadow; the board's side walls and printed face (one ``warpPerspective``
+of a cached texture); shadows of pegs and hand; pegs, the die and the dome in
+depth order; the hand; then what the camera adds: lens distortion, blur,
+light colour and falloff, glare, sensor noise and JPEG.
+
+Everything random comes from ``seed``: the same seed gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.layout import Layout, holes_from_pegs, load_layout, pegs_from_holes
+from companion.sim import shapes
+from companion.sim.aruco import PAPER_MARGIN_MM, marker_cells
+from companion.sim.camera import Camera
+from companion.sim.scene import DieView, HandView, Scene, kelvin_to_bgr_gain
+from companion.sim.textures import (
+    BOARD_PX_PER_MM,
+    BOARD_STYLES,
+    PEG_BGR,
+    TableTexture,
+    board_texture,
+    table_far,
+    table_near,
+)
+
+Image = NDArray[Any]
+FloatArray = NDArray[Any]
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class PegPlacement:
+    """A peg somewhere in the world: in a hole, in a hand, or lying on the table.
+
+    ``x, y, z`` is the centre of its base (mm, z up); ``tilt_deg`` leans it
+    (90 = lying on its side) towards ``tilt_dir_deg`` (0 = the board's top
+    edge, clockwise). ``hole`` names the hole it stands in, if it is seated.
+    """
+
+    color: str
+    x: float
+    y: float
+    z: float = 0.0
+    tilt_deg: float = 0.0
+    tilt_dir_deg: float = 0.0
+    hole: str | None = None
+
+
+@dataclass(frozen=True)
+class PegTruth:
+    """Where one peg is in the image."""
+
+    color: str
+    hole: str | None
+    base_px: tuple[float, float]
+    top_px: tuple[float, float]
+    box: Box
+
+
+@dataclass(frozen=True)
+class Truth:
+    """What a frame shows, for tests and benchmarks.
+
+    Image positions (``*_px``) include lens distortion: they are where things
+    are in the returned image. ``homography`` maps board mm (z = 0) to the
+    undistorted pinhole image (exact when the camera has no distortion).
+    """
+
+    camera: Camera
+    homography: FloatArray
+    holes_px: Mapping[str, tuple[float, float]]
+    occupancy: Mapping[str, str]
+    pegs: Mapping[str, list[str]]
+    peg_views: tuple[PegTruth, ...]
+    markers_px: Mapping[int, FloatArray]
+    die_value: int
+    die_state: str
+    die_edition: str
+    die_box: Box | None
+    die_top_px: tuple[float, float]
+    dome_box: Box
+    hand_present: bool
+    hand_box: Box | None
+    covered_holes: tuple[str, ...]
+    hand_mask: NDArray[np.bool_] | None = field(default=None, repr=False)
+
+    @property
+    def die_settled(self) -> bool:
+        return self.die_state == "settled"
+
+    def peg_top(self, hole: str) -> tuple[float, float]:
+        """Image position of the top of the peg standing in *hole*."""
+        for p in self.peg_views:
+            if p.hole == hole:
+                return p.top_px
+        raise KeyError(hole)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready summary (no masks)."""
+
+        def pt(p: tuple[float, float]) -> list[float]:
+            return [round(float(p[0]), 2), round(float(p[1]), 2)]
+
+        return {
+            "camera": self.camera.to_json(),
+            "homography": np.round(self.homography, 6).tolist(),
+            "pegs": {c: list(v) for c, v in self.pegs.items()},
+            "occupancy": dict(self.occupancy),
+            "holes_px": {h: pt(p) for h, p in self.holes_px.items()},
+            "peg_tops_px": [{"color": p.color, "hole": p.hole, "top": pt(p.top_px), "base": pt(p.base_px)} for p in self.peg_views],
+            "markers_px": {str(k): np.round(v, 2).tolist() for k, v in self.markers_px.items()},
+            "die": {"value": self.die_value, "state": self.die_state, "settled": self.die_settled, "edition": self.die_edition, "box": self.die_box},
+            "dome_box": self.dome_box,
+            "hand": {"present": self.hand_present, "box": self.hand_box, "covered_holes": list(self.covered_holes)},
+        }
+
+
+def placements_for(pegs: Mapping[str, Sequence[str]], layout: Layout, rng: np.random.Generator | None = None) -> list[PegPlacement]:
+    """Seated pegs for a referee position, with the small wobble real pegs have."""
+    out = []
+    for hole, color in holes_from_pegs(pegs).items():
+        x, y = layout.holes[hole]
+        tilt = dirn = dx = dy = 0.0
+        if rng is not None:
+            tilt, dirn = float(rng.uniform(0, 3.5)), float(rng.uniform(0, 360))
+            dx, dy = (float(v) for v in rng.normal(0, 0.25, 2))
+        out.append(PegPlacement(color, x + dx, y + dy, 0.0, tilt, dirn, hole))
+    return out
+
+
+def render(
+    pegs: Mapping[str, Sequence[str]],
+    die: DieView | int,
+    scene: Scene,
+    seed: int = 0,
+    layout: Layout | None = None,
+) -> tuple[Image, Truth]:
+    """Render the referee position *pegs* (``{"red": ["home", "track:3"], ...}``)."""
+    layout = layout or _default_layout()
+    rng = np.random.default_rng(seed)
+    return render_physical(placements_for(pegs, layout, rng), die, scene, seed, layout)
+
+
+def render_physical(
+    placements: Sequence[PegPlacement],
+    die: DieView | int,
+    scene: Scene,
+    seed: int = 0,
+    layout: Layout | None = None,
+) -> tuple[Image, Truth]:
+    """Render pegs anywhere (seated, carried, lying about); the engine of :func:`render`."""
+    layout = layout or _default_layout()
+    if not isinstance(die, DieView):
+        die = DieView(int(die))
+    rng = np.random.default_rng(seed + 7919)
+    out_cam = scene.camera
+    # Draw on the distortion-free canvas; the lens bends it into the frame at the end.
+    cam = out_cam.canvas()
+    w, h = cam.size
+    light = shapes.light_vector(scene.light_azimuth_deg, scene.light_elevation_deg)
+    hand = scene.hand
+    if die.state == "hidden" and hand is None:
+        dc = layout.die.center
+        hand = HandView(tip_mm=(dc[0], dc[1]), height_mm=layout.die.dome_radius_mm + 8, from_deg=float(rng.uniform(0, 360)))
+
+    glare = np.zeros((h, w), np.uint8)
+    shadow = np.zeros((h, w), np.uint8)
+    img = _table_and_board(layout, scene, cam, light, shadow)
+
+    mesh = shapes.peg_mesh(layout.peg.radius_mm, layout.peg.height_mm)
+    poses = [_peg_pose(p) for p in placements]
+    for pose in poses:
+        poly = shapes.peg_shadow(cam, mesh, pose, light)
+        cv2.fillConvexPoly(shadow, shapes.to_fixed(cv2.convexHull(poly.astype(np.float32)).reshape(-1, 2)), 255, cv2.LINE_AA, shapes.SHIFT)
+    dcx, dcy = layout.die.center
+    dome_r = layout.die.dome_radius_mm
+    dome_shadow = shapes.cast_onto(
+        np.array([[dcx + dome_r * math.cos(t), dcy + dome_r * math.sin(t), dome_r * 0.6] for t in np.linspace(0, 2 * math.pi, 24)]), light, 0.0
+    )
+    cv2.fillConvexPoly(shadow, shapes.to_fixed(cam.project_ideal(dome_shadow)), 70, cv2.LINE_AA, shapes.SHIFT)
+    strokes = []
+    if hand is not None:
+        strokes = shapes.hand_strokes(hand.tip_mm, hand.height_mm, hand.from_deg, hand.scale, hand.pinch, hand.skin_bgr, hand.sleeve_bgr)
+        shapes.draw_strokes(shadow, None, cam, strokes, light, flat_z=0.0)
+    _apply_shadow(img, shadow, scene.shadow, blur=max(2.0, w / 250))
+
+    # Objects far to near: pegs, and the dome with its die as one object.
+    die_centre, die_rot = _die_pose(die, layout, rng)
+    items: list[tuple[float, int]] = [(float(cam.depth(np.array([[p.base[0], p.base[1], p.base[2] + 8]]))[0]), i) for i, p in enumerate(poses)]
+    items.append((float(cam.depth(np.array([[dcx, dcy, dome_r * 0.5]]))[0]), -1))
+    silhouettes: dict[int, FloatArray] = {}
+    die_box: Box | None = None
+    dome_outline = shapes.dome_outline(cam, (dcx, dcy), dome_r)
+    for _, i in sorted(items, reverse=True):
+        if i >= 0:
+            silhouettes[i] = shapes.draw_peg(img, cam, mesh, poses[i], light, glare, scene.glare)
+        else:
+            die_box = shapes.draw_die(img, cam, layout.die.size_mm, die_centre, die_rot, die.edition, light)
+            if die.state == "tumbling" and die_box is not None:
+                _blur_box(img, die_box, k=max(3, int((die_box[2] - die_box[0]) * 0.4)), angle=float(rng.uniform(0, 180)))
+            shapes.draw_dome(img, cam, (dcx, dcy), dome_r, light, glare, scene.glare)
+
+    hand_mask = None
+    if hand is not None:
+        hand_mask = np.zeros((h, w), np.uint8)
+        shapes.draw_strokes(img, hand_mask, cam, strokes, light)
+
+    img = _light(img, glare, scene)
+    img, hand_mask = _lens(out_cam, img, hand_mask)
+    img = _sensor(img, scene, rng)
+    truth = _truth(layout, out_cam, placements, poses, mesh, silhouettes, die, die_box, die_centre, dome_outline, hand_mask)
+    return img, truth
+
+
+@lru_cache(maxsize=1)
+def _default_layout() -> Layout:
+    return load_layout()
+
+
+def _peg_pose(p: PegPlacement) -> shapes.PegPose:
+    rot = np.eye(3)
+    if p.tilt_deg:
+        d = math.radians(p.tilt_dir_deg)
+        axis = (math.cos(d), math.sin(d), 0.0)  # perpendicular to the lean direction (sin d, -cos d)
+        rot = shapes.rotation(axis, math.radians(p.tilt_deg))
+    return shapes.PegPose(PEG_BGR[p.color], (p.x, p.y, p.z), rot)
+
+
+def _die_pose(die: DieView, layout: Layout, rng: np.random.Generator) -> tuple[FloatArray, FloatArray]:
+    """Where the die sits and how it is turned, for its state."""
+    s = layout.die.size_mm
+    dome = layout.die.dome_radius_mm
+    normal = next(n for n, v in shapes.DIE_FACES if v == die.value)
+    yaw = math.radians(die.yaw_deg if die.yaw_deg is not None else float(rng.uniform(0, 360)))
+    rot = shapes.rotation((0, 0, 1), yaw) @ shapes.rotation_between(normal, (0, 0, 1))
+    cx, cy = layout.die.center
+    room = dome - s * 0.75
+    if die.offset_mm is not None:
+        off = np.asarray(die.offset_mm, np.float64)
+    else:
+        a, r = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 0.5)) * room
+        off = np.array([r * math.cos(a), r * math.sin(a)])
+    z = s / 2
+    if die.state == "cocked":
+        # Leaning against the dome wall: tilted 25-35 degrees about a horizontal axis.
+        a = float(rng.uniform(0, 2 * math.pi))
+        tilt = math.radians(float(rng.uniform(25, 35)))
+        off = np.array([math.cos(a), math.sin(a)]) * (dome - s * 0.95)
+        rot = shapes.rotation((-math.sin(a), math.cos(a), 0.0), tilt) @ rot
+        z = s / 2 * (math.cos(tilt) + math.sin(tilt))
+    elif die.state == "tumbling":
+        axis = rng.normal(size=3)
+        rot = shapes.rotation(axis, float(rng.uniform(0.4, 2.6))) @ rot
+        z = s / 2 + float(rng.uniform(4, 14))
+    return np.array([cx + off[0], cy + off[1], z]), rot
+
+
+def _table_and_board(layout: Layout, scene: Scene, cam: Camera, light: FloatArray, shadow: Image) -> Image:
+    """The table with its markers, the board's sides and face; the board's
+    cast shadow goes into *shadow* (applied later with the others)."""
+    w, h = cam.size
+    zt = layout.marker_z_mm
+    img = _table(layout, scene.table_style, cam, zt)
+    _draw_markers(img, layout, cam)
+    bw, bh = layout.size_mm
+    corners = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float64)
+    if zt < 0:
+        top = np.column_stack([corners, np.zeros(4)])
+        bottom = np.column_stack([corners, np.full(4, zt)])
+        cast = shapes.cast_onto(top, light, zt)
+        hull = cv2.convexHull(cam.project_ideal(np.concatenate([cast, bottom])).astype(np.float32)).reshape(-1, 2)
+        cv2.fillConvexPoly(shadow, shapes.to_fixed(hull), 255, cv2.LINE_AA, shapes.SHIFT)
+        # The board's own face hides the part of its shadow under it.
+        cv2.fillConvexPoly(shadow, shapes.to_fixed(cam.project_ideal(top)), 0, cv2.LINE_AA, shapes.SHIFT)
+        edge = BOARD_STYLES[scene.board_style % len(BOARD_STYLES)].edge
+        eye = cam.position
+        for i, normal in enumerate(((0, -1, 0), (1, 0, 0), (0, 1, 0), (-1, 0, 0))):
+            j = (i + 1) % 4
+            quad = np.array([top[i], top[j], bottom[j], bottom[i]])
+            n = np.asarray(normal, np.float64)
+            if n @ (eye - quad.mean(axis=0)) <= 0:
+                continue
+            f = 0.5 + 0.4 * max(0.0, float(n @ light))
+            cv2.fillConvexPoly(img, shapes.to_fixed(cam.project_ideal(quad)), shapes.shade(edge, f), cv2.LINE_AA, shapes.SHIFT)
+    tex = board_texture(layout, scene.board_style)
+    tex_to_board = np.array([[1 / BOARD_PX_PER_MM, 0, 0], [0, 1 / BOARD_PX_PER_MM, 0], [0, 0, 1]])
+    cv2.warpPerspective(tex, cam.homography(0.0) @ tex_to_board, (w, h), dst=img, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    return img
+
+
+def _table(layout: Layout, style: int, cam: Camera, z: float) -> Image:
+    """The bare table: coarse far texture, then the fine near one, at half
+    resolution (it is background, softened by the lens anyway)."""
+    w, h = cam.size
+    half = np.array([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]])
+    size = (max(1, w // 2), max(1, h // 2))
+
+    def warp(tex: TableTexture, dst: Image | None, border: int) -> Image:
+        s = tex.px_per_mm
+        to_mm = np.array([[1 / s, 0, tex.origin[0]], [0, 1 / s, tex.origin[1]], [0, 0, 1]])
+        return cv2.warpPerspective(tex.image, half @ cam.homography(z) @ to_mm, size, dst=dst, flags=cv2.INTER_LINEAR, borderMode=border)
+
+    small = warp(table_far(layout, style), None, cv2.BORDER_REPLICATE)
+    warp(table_near(layout, style), small, cv2.BORDER_TRANSPARENT)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _draw_markers(img: Image, layout: Layout, cam: Camera) -> None:
+    """The printed markers on their paper squares, as polygons (sharp at any size)."""
+    z = layout.marker_z_mm
+    for marker in layout.markers:
+        c = np.asarray(marker.corners, np.float64)
+        side = float(np.linalg.norm(c[1] - c[0]))
+        centre = c.mean(axis=0)
+        paper = centre + (c - centre) * (1 + 2 * PAPER_MARGIN_MM / max(side, 1e-6))
+        cv2.fillConvexPoly(img, shapes.to_fixed(cam.project_ideal(np.column_stack([paper, np.full(4, z)]))), (236, 238, 240), cv2.LINE_AA, shapes.SHIFT)
+        cells = marker_cells(layout.marker_dictionary, marker.id)
+        n = cells.shape[0]
+        u, v = (c[1] - c[0]) / n, (c[3] - c[0]) / n
+        quads = []
+        grow = 0.03
+        for i, j in zip(*np.nonzero(cells), strict=True):
+            p0 = c[0] + u * (j - grow) + v * (i - grow)
+            quads.append([p0, p0 + u * (1 + 2 * grow), p0 + (u + v) * (1 + 2 * grow), p0 + v * (1 + 2 * grow)])
+        pts = np.asarray(quads, np.float64).reshape(-1, 2)
+        px = shapes.to_fixed(cam.project_ideal(np.column_stack([pts, np.full(len(pts), z)]))).reshape(-1, 4, 2)
+        for quad in px:
+            cv2.fillConvexPoly(img, quad, (20, 20, 20), cv2.LINE_AA, shapes.SHIFT)
+
+
+def _apply_shadow(img: Image, mask: Image, strength: float, blur: float) -> None:
+    """Darken *img* under a soft version of *mask* (255 = full shadow)."""
+    if strength <= 0 or not mask.any():
+        return
+    small = cv2.resize(mask, (max(1, mask.shape[1] // 2), max(1, mask.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), blur / 2)
+    soft = cv2.resize(small, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_LINEAR)
+    factor = cv2.convertScaleAbs(soft, alpha=-strength, beta=255)  # 255 - strength * mask
+    cv2.multiply(img, cv2.merge([factor, factor, factor]), dst=img, scale=1 / 255)
+
+
+def _blur_box(img: Image, box: Box, k: int, angle: float) -> None:
+    x0, y0, x1, y1 = box
+    pad = k
+    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+    x1, y1 = min(img.shape[1], x1 + pad), min(img.shape[0], y1 + pad)
+    if x1 > x0 and y1 > y0:
+        img[y0:y1, x0:x1] = cv2.filter2D(img[y0:y1, x0:x1], -1, _line_kernel(k, angle))
+
+
+def _line_kernel(length: int, angle_deg: float) -> NDArray[np.float32]:
+    k = max(1, int(length)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    c = k // 2
+    dx, dy = math.cos(math.radians(angle_deg)) * c, math.sin(math.radians(angle_deg)) * c
+    cv2.line(kernel, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1, cv2.LINE_AA)
+    return kernel / max(float(kernel.sum()), 1e-6)
+
+
+def _lens(cam: Camera, img: Image, hand_mask: Image | None) -> tuple[Image, Image | None]:
+    """Bend the pinhole image (and the hand mask) the way the lens does."""
+    maps = cam.distortion_maps()
+    if maps is None:
+        return img, hand_mask
+    m1, m2 = maps
+    img = cv2.remap(img, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if hand_mask is not None:
+        hand_mask = cv2.remap(hand_mask, m1, m2, cv2.INTER_NEAREST)
+    return img, hand_mask
+
+
+@lru_cache(maxsize=1)
+def _noise_tile() -> Image:
+    """Gaussian noise (mean 128, sd 32), cropped at a random offset per frame:
+    fast, seeded, and added with one ``addWeighted``."""
+    rng = np.random.default_rng(424242)
+    return (rng.standard_normal((1080 + 64, 1920 + 64, 3), dtype=np.float32) * 32 + 128).clip(0, 255).astype(np.uint8)
+
+
+def _light(img: Image, glare: Image, scene: Scene) -> Image:
+    """Light colour and exposure, linear falloff and vignetting, then glare.
+
+    Done in 8 bits: the gain map is built at 1/16 resolution (it is smooth)
+    and applied with one saturating multiply (gain 1.0 = 128).
+    """
+    h, w = img.shape[:2]
+    sw, sh = max(2, w // 16), max(2, h // 16)
+    ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    nx, ny = xs / (sw - 1) * 2 - 1, ys / (sh - 1) * 2 - 1
+    a = math.radians(scene.light_gradient_deg)
+    along = (nx * math.cos(a) + ny * math.sin(a)) / math.sqrt(2)
+    gain = scene.exposure * (1 - scene.light_gradient * (0.5 + 0.5 * along)) * (1 - scene.vignette * (nx * nx + ny * ny) / 2)
+    kb, kg, kr = kelvin_to_bgr_gain(scene.light_kelvin)
+    small = (np.dstack([gain * kb, gain * kg, gain * kr]) * 128).clip(0, 255).astype(np.uint8)
+    img = cv2.multiply(img, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), scale=1 / 128)
+    if scene.glare > 0 and glare.any():
+        g = cv2.GaussianBlur(glare, (0, 0), max(1.0, w / 500))
+        img = cv2.add(img, cv2.merge([cv2.convertScaleAbs(g, alpha=k) for k in (kb, kg, kr)]))
+    return img
+
+
+def _sensor(img: Image, scene: Scene, rng: np.random.Generator) -> Image:
+    """Motion blur, lens softness, sensor noise, JPEG."""
+    h, w = img.shape[:2]
+    if scene.motion_blur_px >= 1.5:
+        img = cv2.filter2D(img, -1, _line_kernel(int(scene.motion_blur_px), scene.motion_blur_deg))
+    if scene.defocus_px > 0.05:
+        img = cv2.GaussianBlur(img, (0, 0), scene.defocus_px)
+    if scene.noise > 0:
+        tile = _noise_tile()
+        oy, ox = int(rng.integers(0, tile.shape[0] - h + 1)), int(rng.integers(0, tile.shape[1] - w + 1))
+        beta = float(scene.noise) / 32
+        img = cv2.addWeighted(img, 1.0, tile[oy : oy + h, ox : ox + w], beta, -128 * beta)
+    if scene.jpeg_quality < 100:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg_quality)])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            img = decoded
+    return np.ascontiguousarray(img)
+
+
+def _box(points: FloatArray, w: int, h: int) -> Box:
+    x0, y0 = np.floor(points.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(points.max(axis=0)).astype(int)
+    return (int(max(0, x0)), int(max(0, y0)), int(min(w, x1)), int(min(h, y1)))
+
+
+def _truth(
+    layout: Layout,
+    cam: Camera,
+    placements: Sequence[PegPlacement],
+    poses: Sequence[shapes.PegPose],
+    mesh: shapes.PegMesh,
+    silhouettes: Mapping[int, FloatArray],
+    die: DieView,
+    die_box: Box | None,
+    die_centre: FloatArray,
+    dome_outline: FloatArray,
+    hand_mask: Image | None,
+) -> Truth:
+    w, h = cam.size
+    m = cam.canvas_margin
+
+    def to_image(canvas_px: FloatArray) -> FloatArray:
+        p = np.asarray(canvas_px, np.float64).reshape(-1, 2) - m
+        return cam.distort_pixels(p) if cam.has_distortion else p
+
+    names = list(layout.holes)
+    hole_xyz = np.array([[*layout.holes[n], 0.0] for n in names])
+    hole_px = cam.project(hole_xyz)
+    holes_px = {n: (float(p[0]), float(p[1])) for n, p in zip(names, hole_px, strict=True)}
+    occupancy = {p.hole: p.color for p in placements if p.hole is not None}
+    views: list[PegTruth] = []
+    for p, pose in zip(placements, poses, strict=True):
+        top = pose.rot @ np.array([0.0, 0.0, layout.peg.height_mm]) + np.asarray(pose.base)
+        px = cam.project(np.array([pose.base, top]))
+        outline = to_image(silhouettes[len(views)])
+        views.append(PegTruth(p.color, p.hole, (float(px[0, 0]), float(px[0, 1])), (float(px[1, 0]), float(px[1, 1])), _box(outline, w, h)))
+    markers_px = {m.id: cam.project(np.array([[x, y, layout.marker_z_mm] for x, y in m.corners])) for m in layout.markers}
+    if die_box is not None:
+        x0, y0, x1, y1 = die_box
+        die_box = _box(to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)), w, h)
+    top = cam.project(np.array([die_centre + np.array([0, 0, layout.die.size_mm / 2])]))[0]
+    dome = to_image(dome_outline)
+    hand_present = hand_mask is not None and bool(hand_mask.any())
+    covered: tuple[str, ...] = ()
+    hand_box = None
+    mask_bool = None
+    if hand_present and hand_mask is not None:
+        mask_bool = hand_mask > 0
+        ys, xs = np.nonzero(mask_bool)
+        hand_box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        covered = tuple(
+            n for n, (x, y) in holes_px.items() if 0 <= int(x) < w and 0 <= int(y) < h and mask_bool[int(y), int(x)]
+        )
+    return Truth(
+        camera=cam,
+        homography=cam.homography(0.0),
+        holes_px=holes_px,
+        occupancy=occupancy,
+        pegs=pegs_from_holes(occupancy),
+        peg_views=tuple(views),
+        markers_px=markers_px,
+        die_value=die.value,
+        die_state=die.state,
+        die_edition=die.edition,
+        die_box=die_box,
+        die_top_px=(float(top[0]), float(top[1])),
+        dome_box=_box(dome, w, h),
+        hand_present=hand_present,
+        hand_box=hand_box,
+        covered_holes=covered,
+        hand_mask=mask_bool,
+    )
