@@ -256,6 +256,12 @@ class BoardLocator:
         dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.dictionary))
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        # Markers 40-60 px wide under noise and JPEG decode far more reliably
+        # with 8 px per cell than with the default 4 (measured on rendered
+        # frames: all four found in 70% instead of 30%, three or more in 100%
+        # instead of 68%).
+        params.perspectiveRemovePixelPerCell = 8
+        params.perspectiveRemoveIgnoredMarginPerCell = 0.3
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
         self._last: BoardPose | None = None
         self._last_markers: dict[int, np.ndarray] = {}

@@ -1,0 +1,190 @@
+"""Per-hole classification: empty, a peg's colour, or unknown (covered).
+
+The evidence, per hole (see :mod:`companion.vision.sampling` for where):
+
+* the **base**: an empty hole shows its dark recess. Any visible patch of
+  recess means empty, whatever is drawn around it; a peg standing in the
+  hole always hides its own recess.
+* the **top**: a peg's cap, lit from above, in the peg's colour. A peg's top
+  is never hidden by another peg (pegs are equally tall and a nearer peg is
+  seen from above), so a peg is present only if its top shows a peg colour.
+* **occlusion**: in a tilted view a nearer peg can hide an empty hole's
+  recess, and the top point of an empty hole can fall on a farther peg's
+  body. Both are decided geometrically from the projected silhouettes of
+  the pegs already found, nearest first.
+
+Colours are compared after white balance against the printed markers' white
+paper (interpolated across the board, so uneven light cancels), as chroma
+directions (a colour minus its grey level, divided by it), which barely
+change with brightness. The peg colours' chroma are defaults for common toy
+plastic, replaced by the ones a :class:`~companion.vision.calibration.Calibration`
+learned at the table.
+
+A hole that is neither clearly empty nor clearly a peg is ``unknown``: the
+reader never guesses (a hand over the board is the usual cause).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.layout import COLORS
+
+#: Default peg colours (BGR) of common toy plastic, before any calibration.
+DEFAULT_PEG_BGR: dict[str, tuple[float, float, float]] = {
+    "red": (40.0, 30.0, 200.0),
+    "blue": (190.0, 90.0, 20.0),
+    "yellow": (30.0, 205.0, 235.0),
+    "green": (60.0, 165.0, 30.0),
+}
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """What pegs and empty holes look like, in white-balanced units (white = 1).
+
+    ``peg_chroma`` is each colour's chroma direction; a top patch matches a
+    colour when its saturation exceeds ``min_saturation`` and its chroma's
+    cosine with that colour's exceeds ``min_cosine``. A base pixel is recess
+    when its brightest channel is below ``recess_value`` and its saturation
+    below ``recess_saturation``.
+    """
+
+    peg_chroma: Mapping[str, np.ndarray]
+    min_saturation: float = 0.45
+    min_cosine: float = 0.85
+    recess_value: float = 0.32
+    recess_saturation: float = 0.7
+    recess_share: float = 0.2
+
+    @classmethod
+    def default(cls) -> ColourModel:
+        return cls({c: chroma(np.array(v) / 255.0) for c, v in DEFAULT_PEG_BGR.items()})
+
+
+def chroma(colour: np.ndarray) -> np.ndarray:
+    """A colour minus its grey level, over its grey level (works on (..., 3))."""
+    c = np.asarray(colour, dtype=np.float32)
+    m = c.mean(axis=-1, keepdims=True)
+    return np.asarray((c - m) / np.maximum(m, 0.03), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class HoleEvidence:
+    """Per-hole measurements of one frame (arrays over the 60 holes)."""
+
+    recess_share: np.ndarray  # share of base pixels that look like an empty recess
+    top_colour: np.ndarray  # (60, 3) white-balanced median colour of the top disc
+    top_saturation: np.ndarray
+    top_cosine: np.ndarray  # (60, 4) cosine of the top's chroma with each peg colour
+
+
+def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourModel) -> HoleEvidence:
+    """Turn raw sample pixels (point -> (60, P, 3)) into evidence; *white* is (60, 3)."""
+    wb = white[:, None, :]
+    base = samples["base"] / wb
+    base_sat = np.linalg.norm(chroma(base), axis=-1)
+    recess = (base.max(axis=-1) < model.recess_value) & (base_sat < model.recess_saturation)
+    top = np.median(samples["top"] / wb, axis=1)  # the median ignores a glare highlight
+    top_chroma = chroma(top)
+    sat = np.linalg.norm(top_chroma, axis=-1)
+    protos = np.stack([model.peg_chroma[c] for c in COLORS])
+    protos = protos / np.linalg.norm(protos, axis=1, keepdims=True)
+    cos = (top_chroma @ protos.T) / np.maximum(sat, 1e-6)[:, None]
+    return HoleEvidence(recess.mean(axis=1), top, sat, cos)
+
+
+@dataclass(frozen=True)
+class Silhouettes:
+    """Image geometry of a (possible) peg per hole: its base and top pixels and radius."""
+
+    base_px: np.ndarray  # (60, 2)
+    top_px: np.ndarray  # (60, 2)
+    radius_px: np.ndarray  # (60,)
+    depth_mm: np.ndarray  # (60,) distance from the camera
+
+
+def _inside(points: np.ndarray, sil: Silhouettes, j: int, grow: float = 1.0) -> np.ndarray:
+    """Which *points* (N, 2) fall inside the silhouette of a peg standing in hole *j*."""
+    a, b = sil.base_px[j], sil.top_px[j]
+    ab = b - a
+    t = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-9), 0.0, 1.0)
+    d = np.linalg.norm(points - (a + t[:, None] * ab), axis=1)
+    return np.asarray(d <= sil.radius_px[j] * grow)
+
+
+def classify(
+    ev: HoleEvidence, sil: Silhouettes, model: ColourModel, hole_owner: tuple[str | None, ...]
+) -> tuple[list[str], np.ndarray]:
+    """States (``"empty"``, a colour or ``"unknown"``) and confidences of the 60 holes.
+
+    Holes are decided nearest to the camera first, so that when a hole's
+    evidence is spoiled by a peg in front of it, that peg is already known.
+    A peg whose only evidence is its top colour while its recess is hidden
+    by a nearer peg, or while its top could be a farther peg or the printed
+    area of the same colour, is *ambiguous*; the rules' prior (a colour has
+    four pegs) then removes ambiguous pegs beyond four, least sure first.
+    ``hole_owner`` is each hole's colour (Home and Finish) or None (track).
+    """
+    n = len(ev.recess_share)
+    best = np.argmax(ev.top_cosine, axis=1)
+    best_cos = ev.top_cosine[np.arange(n), best]
+    looks_peg = (ev.top_saturation >= model.min_saturation) & (best_cos >= model.min_cosine)
+    states = ["unknown"] * n
+    conf = np.zeros(n)
+    hidden = np.zeros(n, dtype=bool)
+    order = np.argsort(sil.depth_mm)
+    pegs_so_far: list[int] = []
+    for i in order:
+        recess = ev.recess_share[i] >= model.recess_share
+        # Is this hole's recess behind a nearer peg already found?
+        hidden[i] = any(_inside(sil.base_px[i : i + 1], sil, j, grow=1.1)[0] for j in pegs_so_far)
+        colour = COLORS[int(best[i])]
+        peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
+                         * np.clip(ev.top_saturation[i] / (2 * model.min_saturation), 0, 1))
+        if recess:
+            states[i], conf[i] = "empty", float(min(1.0, 0.5 + ev.recess_share[i]))
+        elif looks_peg[i]:
+            states[i], conf[i] = colour, max(0.05, peg_conf)
+            pegs_so_far.append(int(i))
+        elif hidden[i]:
+            # A peg here would show its top; none does, and a nearer peg hides the recess.
+            states[i], conf[i] = "empty", 0.8
+        else:
+            states[i], conf[i] = "unknown", 0.0
+    ambiguous = np.zeros(n, dtype=bool)
+    for i in pegs_so_far:
+        if not hidden[i]:
+            continue
+        farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
+                   and states[j] == states[i]]
+        on_peg = any(_inside(sil.top_px[i : i + 1], sil, j)[0] for j in farther)
+        on_print = hole_owner[i] == states[i]
+        ambiguous[i] = on_peg or on_print
+    _four_per_colour(states, conf, ambiguous)
+    return states, conf
+
+
+def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray) -> None:
+    """Apply the rules' prior in place: no colour has more than four pegs.
+
+    Extra pegs are taken from the ambiguous ones (least sure first) and made
+    empty; if the excess is not explained by ambiguous pegs, the unsure rest
+    become unknown: the reader never picks a peg to drop at random.
+    """
+    for colour in COLORS:
+        idx = [i for i, s in enumerate(states) if s == colour]
+        excess = len(idx) - 4
+        if excess <= 0:
+            continue
+        weak = sorted((i for i in idx if ambiguous[i]), key=lambda i: conf[i])
+        for i in weak[:excess]:
+            states[i], conf[i] = "empty", 0.5
+        excess -= min(excess, len(weak))
+        if excess > 0:
+            for i in sorted(idx, key=lambda i: conf[i])[: excess + 1]:
+                if states[i] == colour:
+                    states[i], conf[i] = "unknown", 0.0

@@ -1,0 +1,181 @@
+"""One frame in, one :class:`~companion.vision.readings.FrameReading` out.
+
+The stages, each in its own module: locate the board (``locate``), plan where
+to look for each hole under this pose (``sampling``, cached while the camera
+stays still), gather and classify the holes (``pegs``), turn holes into the
+referee's places (``companion.layout``), and read the die on a rectified crop
+of the dome (``companion.vision.dice``). No stage keeps the frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.layout import COLORS, HOLE_NAMES, Layout, place_for, sort_places
+from companion.vision.dice.reading import DieReading
+from companion.vision.geometry import BoardGeometry
+from companion.vision.locate import BoardLocator, BoardPose, CameraPose
+from companion.vision.pegs import ColourModel, HoleEvidence, Silhouettes, classify, measure
+from companion.vision.readings import FrameReading, HoleReading, HoleState
+from companion.vision.sampling import SamplePlan, gather, plan_samples, white_per_hole
+
+#: Resolution of the rectified dome crop handed to the die reader.
+DOME_PX_PER_MM = 4.0
+#: Side of the dome thumbnail the time layer compares (pixels).
+SIGNATURE_SIZE = 24
+
+DieReader = Callable[[np.ndarray], DieReading]
+
+#: The colour each hole belongs to (Home and Finish holes) or None (the track).
+HOLE_OWNER: tuple[str | None, ...] = tuple(
+    n.split(":")[0] if n.split(":")[0] in COLORS else None for n in HOLE_NAMES
+)
+
+
+def _default_die_reader() -> DieReader | None:
+    """The die engineer's dome reader, when it is part of this build."""
+    import companion.vision.dice as dice
+
+    try:
+        reader: DieReader = dice.read_die_in_dome
+    except AttributeError:
+        return None
+    return reader
+
+
+class BoardReader:
+    """Reads frames of one camera; keeps the board's pose between frames."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        calibration: Any | None = None,
+        corners_px: np.ndarray | None = None,
+        die_reader: DieReader | None = None,
+        read_die: bool = True,
+    ) -> None:
+        """``calibration`` is a :class:`~companion.vision.calibration.Calibration`
+        (None: default colours); ``corners_px`` the four board corners for a
+        frame without markers; ``die_reader`` replaces the default dome reader."""
+        self.layout = layout
+        self.geometry = BoardGeometry.from_layout(layout)
+        self.locator = BoardLocator(self.geometry, corners_px)
+        self.model: ColourModel = (
+            calibration.colour_model() if calibration is not None else ColourModel.default()
+        )
+        self.calibration = calibration
+        self.die_reader = (die_reader or _default_die_reader()) if read_die else None
+        self._plan_key: tuple[int, tuple[int, int]] | None = None
+        self._plan: SamplePlan | None = None
+        self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._sig_maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._sil: Silhouettes | None = None
+
+    # -- the pipeline ------------------------------------------------------
+
+    def read(self, frame_bgr: np.ndarray) -> FrameReading:
+        """Everything readable in one BGR frame."""
+        if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError(f"expected a BGR frame (h, w, 3), got shape {frame_bgr.shape}")
+        gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+        pose = self.locator.locate(gray)
+        if not isinstance(pose, BoardPose):
+            return FrameReading(found=False, reason=pose.reason)
+        plan = self._plan_for(pose, frame_bgr.shape[:2])
+        evidence = self.evidence(frame_bgr, pose, plan)
+        assert self._sil is not None
+        states, conf = classify(evidence, self._sil, self.model, HOLE_OWNER)
+        states = [s if plan.inside[i] else "unknown" for i, s in enumerate(states)]
+        holes = tuple(
+            HoleReading(name, _state(s), float(c))
+            for name, s, c in zip(HOLE_NAMES, states, conf, strict=True)
+        )
+        pegs, misplaced = pegs_of(holes)
+        die, signature = self._die(frame_bgr)
+        return FrameReading(
+            found=True, pose=pose, holes=holes, pegs=pegs, misplaced=misplaced,
+            hand=any(h.state == "unknown" for h in holes), die=die, dome_signature=signature,
+        )
+
+    def evidence(self, frame_bgr: np.ndarray, pose: BoardPose, plan: SamplePlan) -> HoleEvidence:
+        """The white-balanced per-hole measurements (used by calibration too)."""
+        white = white_per_hole(frame_bgr, plan, pose.markers_seen or tuple(plan.paper_index))
+        return measure(gather(frame_bgr, plan), white, self.model)
+
+    def _plan_for(self, pose: BoardPose, shape: tuple[int, int]) -> SamplePlan:
+        key = (id(pose.camera), shape)
+        if self._plan is None or self._plan_key != key:
+            self._plan = plan_samples(self.geometry, pose.camera, shape)
+            self._plan_key = key
+            self._sil = Silhouettes(
+                self._plan.centre["base"], self._plan.centre["top"], self._plan.peg_radius_px,
+                self._plan.depth_mm,
+            )
+            self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_PX_PER_MM)
+            self._sig_maps = _rectify_maps(
+                self.geometry, pose.camera,
+                SIGNATURE_SIZE / (2 * self.geometry.dome_radius_mm), height_mm=0.0,
+            )
+        return self._plan
+
+    def dome_crop(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """The dome seen from straight above, rectified onto the die's top face.
+
+        A square of side ``2 * dome_radius_mm * DOME_PX_PER_MM`` pixels centred on
+        the dome (see docs/vision.md); only valid after a successful :meth:`read`.
+        """
+        if self._dome_maps is None:
+            raise RuntimeError("no board pose yet: read a frame with the board first")
+        mx, my = self._dome_maps
+        return cv2.remap(frame_bgr, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def _die(self, frame_bgr: np.ndarray) -> tuple[DieReading | None, np.ndarray | None]:
+        assert self._sig_maps is not None
+        mx, my = self._sig_maps
+        thumb = cv2.remap(frame_bgr, mx, my, cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        g = cv2.cvtColor(thumb, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        signature = (g - g.mean()) / max(float(g.std()), 4.0)
+        if self.die_reader is None:
+            return None, signature
+        return self.die_reader(self.dome_crop(frame_bgr)), signature
+
+
+def _state(s: str) -> HoleState:
+    return s  # type: ignore[return-value]
+
+
+def _rectify_maps(
+    geometry: BoardGeometry, camera: CameraPose, px_per_mm: float, height_mm: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """remap() maps for a top-down square of the dome at *px_per_mm*.
+
+    The plane is the die's top face (``die_size_mm`` above the board) unless
+    *height_mm* is given; lens distortion is included through the pose.
+    """
+    r = geometry.dome_radius_mm
+    n = max(8, int(round(2 * r * px_per_mm)))
+    cx, cy = geometry.die_center_mm
+    lin = (np.arange(n) + 0.5) / px_per_mm - r
+    gx, gy = np.meshgrid(cx + lin, cy + lin)
+    z = -(geometry.die_size_mm if height_mm is None else height_mm)
+    pts = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, z)])
+    px = camera.project(pts).reshape(n, n, 2).astype(np.float32)
+    return np.ascontiguousarray(px[..., 0]), np.ascontiguousarray(px[..., 1])
+
+
+def pegs_of(holes: tuple[HoleReading, ...]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """The referee's pegs from hole readings, and the holes whose peg cannot be there."""
+    found: dict[str, list[str]] = {c: [] for c in COLORS}
+    misplaced: list[str] = []
+    for h in holes:
+        if h.state in found:
+            colour_of_hole = h.hole.split(":")[0]
+            if colour_of_hole in COLORS and colour_of_hole != h.state:
+                misplaced.append(h.hole)
+                continue
+            found[h.state].append(place_for(h.state, h.hole))
+    return {c: tuple(sort_places(p)) for c, p in found.items() if p}, tuple(misplaced)

@@ -1,0 +1,161 @@
+"""Where to look for each hole, and reading small patches there.
+
+A peg's top stands ``peg.height_mm`` above its hole: in a tilted view it is
+drawn tens of pixels away from the hole. So for each hole we project, with
+the camera pose, three points: the peg's *top* (where a peg shows its lit
+cap), its *body* (half height) and the hole's *base* (the dark recess an
+empty hole shows). Each is read as the mean colour of a few pixels in a
+small disc around it: a handful of numpy gathers per frame, no full-frame
+filtering, so reading 60 holes costs well under a millisecond.
+
+A :class:`SamplePlan` depends only on the pose; the reader computes it once
+per pose and reuses it while the camera stays still.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import BoardGeometry
+from companion.vision.locate import CameraPose
+
+#: Offsets of the sample pixels in a unit disc (centre, ring of 6, ring of 6).
+_UNIT = np.array(
+    [[0.0, 0.0]]
+    + [[0.5 * np.cos(a), 0.5 * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 6, endpoint=False)]
+    + [[0.95 * np.cos(a), 0.95 * np.sin(a)] for a in np.linspace(np.pi / 6, 2 * np.pi + np.pi / 6, 6,
+                                                                 endpoint=False)]
+)
+
+#: Sample points of a hole, as (height above the board in peg heights, disc radius in mm).
+POINTS: dict[str, tuple[float, float]] = {
+    "top": (0.97, 0.45),   # a peg's cap (fraction of peg height; radius as a fraction of peg radius)
+    "body": (0.5, 0.5),
+    "base": (0.0, 0.45),   # the recess (radius as a fraction of hole radius)
+}
+
+
+@dataclass(frozen=True)
+class SamplePlan:
+    """Integer pixel coordinates to gather for every hole and sample point."""
+
+    #: point name -> (60, P) flat pixel indices into the frame (row * width + col).
+    index: dict[str, np.ndarray]
+    #: point name -> (60, 2) centre pixel (float) of the sample disc.
+    centre: dict[str, np.ndarray]
+    #: (60,) the image direction and length (px) from a hole's base to its peg's top.
+    lift_px: np.ndarray
+    #: (60,) True where every sample pixel of the hole lies inside the frame.
+    inside: np.ndarray
+    #: (60,) distance from the camera to each hole (mm), to order holes near to far.
+    depth_mm: np.ndarray
+    shape: tuple[int, int]
+    #: marker id -> flat pixel indices on the marker's white paper margin.
+    paper_index: dict[int, np.ndarray]
+    #: (60, markers) weights interpolating the markers' white across the board.
+    paper_weights: np.ndarray
+    #: (60,) the radius (px) a peg of this hole has in the image.
+    peg_radius_px: np.ndarray
+
+
+def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, int]) -> SamplePlan:
+    """Project every hole's sample points for a pose into a frame of *shape* (h, w)."""
+    h, w = shape
+    holes = geometry.holes_mm
+    n = len(holes)
+    index: dict[str, np.ndarray] = {}
+    centre: dict[str, np.ndarray] = {}
+    inside = np.ones(n, dtype=bool)
+    for name, (lift, rad) in POINTS.items():
+        z = -lift * geometry.peg_height_mm  # board z points into the table
+        radius_mm = rad * (geometry.hole_radius_mm if name == "base" else geometry.peg_radius_mm)
+        # Sample discs lie in the board's plane (the cap of a peg faces up).
+        pts = holes[:, None, :] + radius_mm * _UNIT[None, :, :]
+        pts3 = np.concatenate([pts, np.full(pts.shape[:2] + (1,), z)], axis=2).reshape(-1, 3)
+        px = camera.project(pts3).reshape(n, len(_UNIT), 2)
+        centre[name] = px[:, 0, :]
+        cols = np.rint(px[..., 0]).astype(np.int64)
+        rows = np.rint(px[..., 1]).astype(np.int64)
+        ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
+        inside &= ok.all(axis=1)
+        index[name] = np.clip(rows, 0, h - 1) * w + np.clip(cols, 0, w - 1)
+    lift_px = np.linalg.norm(centre["top"] - centre["base"], axis=1)
+    rot = _rotation(camera.rvec)
+    cam_pos = -rot.T @ camera.tvec
+    pts3 = np.column_stack([holes, np.zeros(n)])
+    depth = np.linalg.norm(pts3 - cam_pos[None, :], axis=1)
+    # A peg's radius in pixels, measured at its cap.
+    edge = camera.project(np.column_stack([holes + [geometry.peg_radius_mm, 0.0],
+                                           np.full(n, -geometry.peg_height_mm)]))
+    radius_px = np.linalg.norm(edge - centre["top"], axis=1)
+    paper_index, paper_weights = _paper(geometry, camera, shape)
+    return SamplePlan(index, centre, lift_px, inside, depth, shape, paper_index, paper_weights,
+                      radius_px)
+
+
+#: How far outside a marker's black square its white paper is sampled (mm).
+PAPER_OFFSET_MM = 3.0
+
+
+def _paper(
+    geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, int]
+) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """Pixels on each marker's white margin, and per-hole interpolation weights.
+
+    The printed paper is the one surface of known colour (white) under the
+    same light as the board; interpolating its brightness from the four
+    corners across the board cancels the light's colour and most of an uneven
+    falloff.
+    """
+    h, w = shape
+    index: dict[int, np.ndarray] = {}
+    centres = []
+    z = -geometry.marker_height_mm
+    for marker_id, corners in sorted(geometry.markers_mm.items()):
+        centre = corners.mean(axis=0)
+        side = float(np.linalg.norm(corners[1] - corners[0]))
+        scale = 1.0 + 2.0 * PAPER_OFFSET_MM / side
+        ring = centre + (corners - centre) * scale
+        mids = (ring + np.roll(ring, -1, axis=0)) / 2.0
+        pts = np.vstack([ring, mids])
+        px = camera.project(np.column_stack([pts, np.full(len(pts), z)]))
+        cols = np.clip(np.rint(px[:, 0]).astype(np.int64), 0, w - 1)
+        rows = np.clip(np.rint(px[:, 1]).astype(np.int64), 0, h - 1)
+        index[marker_id] = rows * w + cols
+        centres.append(centre)
+    d = np.linalg.norm(geometry.holes_mm[:, None, :] - np.array(centres)[None, :, :], axis=2)
+    weights = 1.0 / np.maximum(d, 1.0) ** 2
+    return index, weights / weights.sum(axis=1, keepdims=True)
+
+
+def white_per_hole(frame_bgr: np.ndarray, plan: SamplePlan, seen: tuple[int, ...]) -> np.ndarray:
+    """The white paper's colour interpolated at every hole (60, 3), from the markers *seen*.
+
+    A marker's paper partly covered (a hand, a shadow) reads darker than the
+    others; papers darker than 60% of the brightest are left out.
+    """
+    flat = frame_bgr.reshape(-1, 3)
+    ids = sorted(plan.paper_index)
+    whites = np.array([np.median(flat[plan.paper_index[m]].astype(np.float32), axis=0)
+                       for m in ids])
+    bright = whites.max(axis=1)
+    use = np.array([(m in seen) for m in ids]) & (bright >= 0.6 * bright.max())
+    if not use.any():
+        use[:] = True
+    wts = plan.paper_weights[:, use]
+    wts = wts / wts.sum(axis=1, keepdims=True)
+    return np.asarray(np.maximum(wts @ whites[use], 20.0), dtype=np.float32)
+
+
+def _rotation(rvec: np.ndarray) -> np.ndarray:
+    rot, _ = cv2.Rodrigues(np.asarray(rvec, dtype=np.float64))
+    return np.asarray(rot)
+
+
+def gather(frame_bgr: np.ndarray, plan: SamplePlan) -> dict[str, np.ndarray]:
+    """The BGR pixels (float32, 0..255) of every sample disc: point name -> (60, P, 3)."""
+    flat = frame_bgr.reshape(-1, 3)
+    return {name: flat[idx].astype(np.float32) for name, idx in plan.index.items()}
