@@ -24,6 +24,12 @@ def event(name: str, text: str, **fields: Any) -> Event:
     return out
 
 
+def join_names(colors: list[str]) -> str:
+    """``Red``, ``Red and Blue``, ``Red, Blue and Green``."""
+    titled = [c.capitalize() for c in colors]
+    return titled[0] if len(titled) == 1 else ", ".join(titled[:-1]) + " and " + titled[-1]
+
+
 def player_name(state: State, side: int) -> str:
     return COLORS[state.sides[side][0]]
 
@@ -105,7 +111,7 @@ def after_move(before: State, after: State) -> list[Event]:
         name = title(after.sides[side][0])
         text = f"{name} has finished: {ORDINALS[place]} place!"
         if place == 1:
-            text = f"{name} has all the pegs home in Finish and wins!"
+            text = f"{name} has all its pegs in Finish and wins!"
         events.append(event("finished", text, place=place, **side_fields(after, side)))
     if after.player is None:
         order = [player_name(after, s) for s in after.finished]

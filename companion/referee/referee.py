@@ -136,7 +136,7 @@ class Referee:
             )
             return [first, ev.turn(after)]
         tied = [ev.player_name(after, s) for s in after.contenders]
-        names = " and ".join(c.capitalize() for c in tied)
+        names = ev.join_names(tied)
         best = max(before.first_pops + (value,))
         text = f"{names} tie with {best}: {names} pop again, {tied[0].capitalize()} first."
         return [ev.event("tie", text, value=best, colors=tied)]

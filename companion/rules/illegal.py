@@ -18,6 +18,7 @@ from companion.rules.board import (
     HOME,
     LAST_FINISH,
     LAST_TRACK,
+    START,
     TRACK_SPACES,
     Place,
     progress,
@@ -95,7 +96,7 @@ def check_move(state: State, color: str, frm: Place, to: Place) -> Move | Illega
     if start == HOME:
         if end != 0:
             return Illegal(
-                "not-start", f"A peg out of Home goes onto {name}'s Start, {spoken_place(c, 0)}."
+                "not-start", f"A peg out of Home goes onto {name}'s Start, space {START[c] + 1}."
             )
         if value != 6 and not state.options.basic:
             return Illegal(
