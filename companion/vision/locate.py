@@ -36,6 +36,9 @@ DEFAULT_HFOV_DEG = 65.0
 #: Corners this close (pixels) to where the last homography puts them mean
 #: "the camera has not moved": the last homography is kept.
 STILL_TOLERANCE_PX = 1.0
+#: Grey levels (95th percentile over 4x4-pixel cells) under which a marker's
+#: patch is "unchanged" and the previous pose is reused without detection.
+STILL_CELL_DIFF = 10.0
 #: A homography whose corners miss by more than this (pixels, RMS) is refused.
 MAX_REPROJECTION_PX = 4.0
 
@@ -265,25 +268,71 @@ class BoardLocator:
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
         self._last: BoardPose | None = None
         self._last_markers: dict[int, np.ndarray] = {}
+        #: marker id -> (x0, y0, x1, y1, coarse grey cells) where it was last found.
+        self._patches: dict[int, tuple[int, int, int, int, np.ndarray]] = {}
 
     def reset(self) -> None:
         """Forget the tracked pose (the next frame is searched in full)."""
         self._last = None
         self._last_markers = {}
+        self._patches = {}
 
-    def locate(self, gray: np.ndarray) -> BoardPose | LocateFailure:
-        """Locate the board in a grey frame; track it from the previous call."""
-        size = (gray.shape[1], gray.shape[0])
+    def locate(self, frame: np.ndarray) -> BoardPose | LocateFailure:
+        """Locate the board in a frame (grey or BGR); track it from the previous call.
+
+        A BGR frame is only converted to grey where it is looked at, so a
+        still camera costs a few small conversions instead of a full frame's.
+        """
+        size = (frame.shape[1], frame.shape[0])
         if self.corners_px is not None:
             if self._last is None:
                 self._last = pose_from_corners(self.geometry, self.corners_px, size)
             return self._last
+        still = self._unchanged_markers(frame)
+        if self._last is not None and len(still) >= 2 and len(still) >= len(self._patches) - 2:
+            # The markers look exactly as before: the camera has not moved.
+            return BoardPose(self._last.homography, self._last.marker_homography,
+                             self._last.camera, "tracked", still, 0.0)
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         found: dict[int, np.ndarray] = {}
         if self._last_markers:
             found = self._detect_in_windows(gray)
         if len(found) < 3:
             found = self._detect(gray)
-        return self._pose_from_markers(found, size)
+        pose = self._pose_from_markers(found, size)
+        if isinstance(pose, BoardPose):
+            self._remember_patches(gray, found)
+        return pose
+
+    # -- the cheap still-camera check -----------------------------------------
+
+    def _remember_patches(self, gray: np.ndarray, found: dict[int, np.ndarray]) -> None:
+        h, w = gray.shape[:2]
+        self._patches = {}
+        for marker, corners in found.items():
+            x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
+            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            if x1 - x0 >= 12 and y1 - y0 >= 12:
+                self._patches[marker] = (x0, y0, x1, y1, _cells(gray[y0:y1, x0:x1]))
+
+    def _unchanged_markers(self, frame: np.ndarray) -> tuple[int, ...]:
+        """Markers whose image patch is the same as when the pose was computed.
+
+        Compares 4x4-pixel cell means (which average sensor noise away) of the
+        marker's bounding box; a shift of a pixel or a hand over the marker
+        changes the cells on its black-and-white edges by tens of grey levels.
+        Costs a fraction of a millisecond, against ~10 ms for a detection.
+        """
+        same = []
+        for marker, (x0, y0, x1, y1, ref) in self._patches.items():
+            patch = frame[y0:y1, x0:x1]
+            if patch.ndim == 3:
+                patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+            diff = np.abs(_cells(patch) - ref)
+            if float(np.percentile(diff, 95)) < STILL_CELL_DIFF:
+                same.append(marker)
+        return tuple(sorted(same))
 
     # -- detection ---------------------------------------------------------
 
@@ -354,3 +403,9 @@ class BoardLocator:
         self._last = pose
         self._last_markers = dict(found)
         return pose
+
+
+def _cells(patch: np.ndarray) -> np.ndarray:
+    h, w = patch.shape[:2]
+    return cv2.resize(patch, (max(1, w // 4), max(1, h // 4)),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)

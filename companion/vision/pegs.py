@@ -99,21 +99,35 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
 
 @dataclass(frozen=True)
 class Silhouettes:
-    """Image geometry of a (possible) peg per hole: its base and top pixels and radius."""
+    """Which holes' sample points a peg standing in another hole would cover.
 
-    base_px: np.ndarray  # (60, 2)
-    top_px: np.ndarray  # (60, 2)
-    radius_px: np.ndarray  # (60,)
+    ``base_in[i, j]``: hole *i*'s recess lies inside the image silhouette of
+    a peg in hole *j* (a segment from its base to its top pixel, as wide as
+    the peg); ``top_in[i, j]`` the same for hole *i*'s top point. Computed
+    once per camera pose, so classifying a frame is table lookups.
+    """
+
     depth_mm: np.ndarray  # (60,) distance from the camera
+    base_in: np.ndarray  # (60, 60) bool
+    top_in: np.ndarray  # (60, 60) bool
+
+    @classmethod
+    def build(cls, base_px: np.ndarray, top_px: np.ndarray, radius_px: np.ndarray,
+              depth_mm: np.ndarray) -> Silhouettes:
+        base_in = _inside(base_px, base_px, top_px, radius_px * 1.1)
+        top_in = _inside(top_px, base_px, top_px, radius_px)
+        np.fill_diagonal(base_in, False)
+        np.fill_diagonal(top_in, False)
+        return cls(depth_mm, base_in, top_in)
 
 
-def _inside(points: np.ndarray, sil: Silhouettes, j: int, grow: float = 1.0) -> np.ndarray:
-    """Which *points* (N, 2) fall inside the silhouette of a peg standing in hole *j*."""
-    a, b = sil.base_px[j], sil.top_px[j]
-    ab = b - a
-    t = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-9), 0.0, 1.0)
-    d = np.linalg.norm(points - (a + t[:, None] * ab), axis=1)
-    return np.asarray(d <= sil.radius_px[j] * grow)
+def _inside(points: np.ndarray, a: np.ndarray, b: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """(N, M): point *n* lies within ``radius[m]`` of the segment ``a[m]``-``b[m]``."""
+    ab = b - a  # (M, 2)
+    ap = points[:, None, :] - a[None, :, :]  # (N, M, 2)
+    t = np.clip(np.einsum("nmk,mk->nm", ap, ab) / np.maximum((ab * ab).sum(axis=1), 1e-9), 0, 1)
+    d = np.linalg.norm(ap - t[..., None] * ab[None, :, :], axis=2)
+    return np.asarray(d <= radius[None, :])
 
 
 def classify(
@@ -141,7 +155,7 @@ def classify(
     for i in order:
         recess = ev.recess_share[i] >= model.recess_share
         # Is this hole's recess behind a nearer peg already found?
-        hidden[i] = any(_inside(sil.base_px[i : i + 1], sil, j, grow=1.1)[0] for j in pegs_so_far)
+        hidden[i] = bool(sil.base_in[i, pegs_so_far].any())
         colour = COLORS[int(best[i])]
         peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
                          * np.clip(ev.top_saturation[i] / (2 * model.min_saturation), 0, 1))
@@ -161,7 +175,7 @@ def classify(
             continue
         farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
                    and states[j] == states[i]]
-        on_peg = any(_inside(sil.top_px[i : i + 1], sil, j)[0] for j in farther)
+        on_peg = bool(sil.top_in[i, farther].any())
         on_print = hole_owner[i] == states[i]
         ambiguous[i] = on_peg or on_print
     _four_per_colour(states, conf, ambiguous)

@@ -10,12 +10,12 @@ of the dome (``companion.vision.dice``). No stage keeps the frame.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.layout import COLORS, HOLE_NAMES, Layout, place_for, sort_places
+from companion.vision.calibration import Calibration, adapt
 from companion.vision.dice.reading import DieReading
 from companion.vision.geometry import BoardGeometry
 from companion.vision.locate import BoardLocator, BoardPose, CameraPose
@@ -53,14 +53,18 @@ class BoardReader:
     def __init__(
         self,
         layout: Layout,
-        calibration: Any | None = None,
+        calibration: Calibration | None = None,
         corners_px: np.ndarray | None = None,
         die_reader: DieReader | None = None,
         read_die: bool = True,
+        adapt: bool = True,
     ) -> None:
         """``calibration`` is a :class:`~companion.vision.calibration.Calibration`
         (None: default colours); ``corners_px`` the four board corners for a
-        frame without markers; ``die_reader`` replaces the default dome reader."""
+        frame without markers; ``die_reader`` replaces the default dome reader;
+        ``adapt`` lets the peg colours follow drifting light (from frames with
+        nothing covered, pegs read with high confidence only)."""
+        self.adapt = adapt
         self.layout = layout
         self.geometry = BoardGeometry.from_layout(layout)
         self.locator = BoardLocator(self.geometry, corners_px)
@@ -81,15 +85,16 @@ class BoardReader:
         """Everything readable in one BGR frame."""
         if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError(f"expected a BGR frame (h, w, 3), got shape {frame_bgr.shape}")
-        gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-        pose = self.locator.locate(gray)
+        pose = self.locator.locate(frame_bgr)
         if not isinstance(pose, BoardPose):
             return FrameReading(found=False, reason=pose.reason)
-        plan = self._plan_for(pose, frame_bgr.shape[:2])
+        plan = self.plan_for(pose, frame_bgr.shape[:2])
         evidence = self.evidence(frame_bgr, pose, plan)
         assert self._sil is not None
         states, conf = classify(evidence, self._sil, self.model, HOLE_OWNER)
         states = [s if plan.inside[i] else "unknown" for i, s in enumerate(states)]
+        if self.adapt and "unknown" not in states:
+            self.model = adapt(self.model, evidence, states, conf)
         holes = tuple(
             HoleReading(name, _state(s), float(c))
             for name, s, c in zip(HOLE_NAMES, states, conf, strict=True)
@@ -106,12 +111,13 @@ class BoardReader:
         white = white_per_hole(frame_bgr, plan, pose.markers_seen or tuple(plan.paper_index))
         return measure(gather(frame_bgr, plan), white, self.model)
 
-    def _plan_for(self, pose: BoardPose, shape: tuple[int, int]) -> SamplePlan:
+    def plan_for(self, pose: BoardPose, shape: tuple[int, int]) -> SamplePlan:
+        """Where to sample under *pose* (cached while the pose object is the same)."""
         key = (id(pose.camera), shape)
         if self._plan is None or self._plan_key != key:
             self._plan = plan_samples(self.geometry, pose.camera, shape)
             self._plan_key = key
-            self._sil = Silhouettes(
+            self._sil = Silhouettes.build(
                 self._plan.centre["base"], self._plan.centre["top"], self._plan.peg_radius_px,
                 self._plan.depth_mm,
             )

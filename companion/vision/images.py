@@ -1,0 +1,66 @@
+"""Frames from files and cameras, turned into arrays at the edge.
+
+Each failure is a :class:`~companion.errors.UserError` naming the file or
+camera, so the commands print one clear line instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """A BGR image from *path*, or a UserError saying why not."""
+    p = Path(path)
+    if not p.exists():
+        raise UserError(f"image {p} does not exist")
+    if p.is_dir():
+        raise UserError(f"{p} is a folder, not an image")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise UserError(f"{p} is not a readable image")
+    return np.asarray(image)
+
+
+def video_frames(path: str | Path, limit: int | None = None) -> Iterator[np.ndarray]:
+    """The frames of a video file (at most *limit*)."""
+    p = Path(path)
+    if not p.exists():
+        raise UserError(f"video {p} does not exist")
+    cap = cv2.VideoCapture(str(p))
+    if not cap.isOpened():
+        raise UserError(f"{p} is not a readable video")
+    try:
+        n = 0
+        while limit is None or n < limit:
+            ok, frame = cap.read()
+            if not ok:
+                break
+            n += 1
+            yield frame
+        if n == 0:
+            raise UserError(f"{p} holds no readable frames")
+    finally:
+        cap.release()
+
+
+def camera_frames(index: int, limit: int) -> Iterator[np.ndarray]:
+    """Up to *limit* frames from camera *index*."""
+    cap = cv2.VideoCapture(index)
+    if not cap.isOpened():
+        raise UserError(f"camera {index} could not be opened (is it connected and free?)")
+    try:
+        for _ in range(limit):
+            ok, frame = cap.read()
+            if not ok:
+                raise UserError(f"camera {index} stopped delivering frames")
+            yield frame
+    finally:
+        cap.release()
