@@ -43,11 +43,17 @@ REFEREE_REASONS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class _Step:
-    """One accepted input: the state before it and what it was (for undo)."""
+    """One accepted input: the state before it and what it was (for undo).
+
+    Steps are linked to the one before (an immutable stack), so a snapshot of
+    the whole history is one reference: :meth:`Referee.feed` keeps one and puts
+    it back if a handler ever fails half-way.
+    """
 
     before: State
     kind: str
     text: str
+    previous: _Step | None
 
 
 class Referee:
@@ -55,7 +61,7 @@ class Referee:
 
     def __init__(self) -> None:
         self._state = rules.new_game()
-        self._history: list[_Step] = []
+        self._history: _Step | None = None
 
     @property
     def state(self) -> State:
@@ -65,7 +71,7 @@ class Referee:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._history)
+        return self._history is not None
 
     def feed_line(self, line: str) -> list[Event]:
         """One input line of text; blank lines give no events, bad JSON an ``error``."""
@@ -78,14 +84,26 @@ class Referee:
         return self.feed(obj)
 
     def feed(self, obj: Mapping[str, Any]) -> list[Event]:
-        """One input object; returns its events in order. Never raises for bad input."""
+        """One input object; returns its events in order. Never raises.
+
+        A bad line gives one ``error`` event. Should a handler fail in a way
+        nobody foresaw (a bug), the game is put back exactly as it was and an
+        ``error`` event says so: the evening's game is never lost to a crash.
+        """
+        state, history = self._state, self._history
         try:
             line = parse_line(obj)
             handler = getattr(self, f"_on_{line.action}")
             result: list[Event] = handler(line.body, line.extra)
             return result
         except (InputError, RulesError) as exc:
+            self._state, self._history = state, history
             return [ev.error(_sentence(str(exc)))]
+        except Exception as exc:  # the safety net described above
+            self._state, self._history = state, history
+            return [
+                ev.error(f"Internal error, the game is unchanged: {type(exc).__name__}: {exc}.")
+            ]
 
     # -- actions -----------------------------------------------------------
 
@@ -94,7 +112,7 @@ class Referee:
         options = rules.Options.from_mapping(setup.get("rules") or {})
         state = rules.new_game(setup.get("players"), options, setup.get("pegs"), setup.get("turn"))
         self._state = state
-        self._history.clear()
+        self._history = None
         return [ev.turn(state)] if state.phase is Phase.POP else []
 
     def _on_pop(self, body: object, extra: Mapping[str, Any]) -> list[Event]:
@@ -206,28 +224,25 @@ class Referee:
         raise InputError(f"unknown command {body!r}: the commands are undo, pop, turn, skip, peg")
 
     def _undo(self) -> list[Event]:
-        if not self._history:
+        step = self._history
+        if step is None:
             return [ev.illegal("nothing-to-undo", "There is nothing to undo.")]
-        step = self._history.pop()
+        self._history = step.previous
         self._state = step.before
         return [ev.event("undo", f"Undone: {step.text}. {ev.prompt(step.before)}")]
 
     def _correct_pop(self, value: int) -> list[Event]:
-        if not self._history or self._history[-1].kind != "pop":
+        step = self._history
+        if step is None or step.kind != "pop":
             return [
                 ev.illegal(
                     "nothing-to-correct",
                     "There is no pop to correct: the last thing done was not a pop.",
                 )
             ]
-        step = self._history.pop()
-        saved = self._state
+        self._history = step.previous
         self._state = step.before
-        out = self._on_pop(value, {})
-        if out and out[0]["event"] != "pop":  # cannot happen: the state before a pop takes a pop
-            self._state = saved
-            self._history.append(step)
-            return out
+        out = self._on_pop(value, {})  # the state before a pop always takes a pop
         name = title(step.before.sides[step.before.turn][0])
         return [
             ev.event(
@@ -275,7 +290,7 @@ class Referee:
         ]
 
     def _push(self, before: State, kind: str, text: str) -> None:
-        self._history.append(_Step(before, kind, text))
+        self._history = _Step(before, kind, text, self._history)
 
 
 def _no_move_reason(state: State) -> str:

@@ -87,3 +87,85 @@ def test_random_games_keep_the_invariants_and_end(
     assert state.finished, "a game ends only when someone has finished"
     expected = len(state.sides) - 1 if options.play_on else 1
     assert len(state.finished) == expected
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 40)
+    | st.sampled_from(
+        [
+            "red",
+            "blue",
+            "green",
+            "yellow",
+            "purple",
+            "home",
+            "track:1",
+            "track:8",
+            "track:29",
+            "finish:2",
+            "blue:finish:1",
+            "undo",
+            "pop",
+            "turn",
+            "skip",
+            "peg",
+            "",
+            "6",
+        ]
+    ),
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "players",
+                    "rules",
+                    "pegs",
+                    "turn",
+                    "color",
+                    "from",
+                    "to",
+                    "value",
+                    "red",
+                    "blue",
+                    "play_on",
+                    "basic",
+                    "x",
+                ]
+            ),
+            children,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+lines = st.dictionaries(
+    st.sampled_from(
+        ["setup", "pop", "move", "board", "command", "value", "color", "from", "to", "time", "x"]
+    ),
+    json_values,
+    min_size=1,
+    max_size=3,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(lines | st.builds(lambda n: {"pop": n}, st.integers(1, 6)), max_size=25))
+def test_the_referee_never_crashes_and_errors_change_nothing(inputs: list[dict[str, Any]]) -> None:
+    """Any sequence of JSON objects: events always have event and text, an
+    error or illegal event leaves the state as it was, and replay is exact."""
+    from companion.referee import Referee
+
+    ref, again = Referee(), Referee()
+    for obj in inputs:
+        before = ref.state
+        out = ref.feed(obj)
+        assert out == again.feed(obj)
+        assert all(
+            isinstance(e["event"], str) and isinstance(e["text"], str) and e["text"] for e in out
+        )
+        if out and out[0]["event"] in ("error", "illegal"):
+            assert len(out) == 1 and ref.state == before
+    assert ref.state == again.state

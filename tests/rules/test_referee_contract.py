@@ -367,3 +367,21 @@ def test_same_inputs_give_the_same_outputs_and_state() -> None:
     out1 = [json.dumps(e) for line in lines for e in first.feed(line)]
     out2 = [json.dumps(e) for line in lines for e in second.feed(line)]
     assert out1 == out2 and first.state == second.state
+
+
+def test_an_unforeseen_failure_leaves_the_game_exactly_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ref = Referee()
+    feed_all(start(red=["track:3"]), {"pop": 2}, referee=ref)
+    before = ref.state
+
+    def broken(*_: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(rules, "apply", broken)
+    out = ref.feed(mv("red", "track:3", "track:5"))
+    assert names(out) == ["error"] and "the game is unchanged" in out[0]["text"]
+    assert ref.state == before and ref.can_undo
+    monkeypatch.undo()
+    assert names(ref.feed(mv("red", "track:3", "track:5"))) == ["move", "turn"]
