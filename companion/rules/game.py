@@ -162,24 +162,27 @@ def apply(state: State, move: Move) -> State:
         raise PhaseError(f"a move is not expected now (the game waits for {state.phase.value})")
     color, frm, to, victim, _ = move
     c = COLOR_INDEX[color]
-    pegs = list(state.pegs)
+    pegs = state.pegs
     mine = list(pegs[c])
-    mine.remove(frm)
-    mine.append(to)
+    mine[mine.index(frm)] = to
     mine.sort()
-    pegs[c] = tuple(mine)
     track = list(state.track)
-    if 0 <= frm <= LAST_TRACK:
+    if frm >= 0 and frm <= LAST_TRACK:
         track[ABSOLUTE[c][frm]] = -1
     if to <= LAST_TRACK:
         index = ABSOLUTE[c][to]
+        track[index] = c
         if victim is not None:
             v = COLOR_INDEX[victim]
             theirs = list(pegs[v])
-            theirs.remove((index - START[v]) % TRACK_SPACES)
-            pegs[v] = (HOME, *theirs)
-        track[index] = c
-    return _end_move(state, tuple(pegs), tuple(track), to >= FIRST_FINISH)
+            theirs[theirs.index((index - START[v]) % TRACK_SPACES)] = HOME
+            theirs.sort()
+            changed = list(pegs)
+            changed[c] = tuple(mine)
+            changed[v] = tuple(theirs)
+            return _end_move(state, tuple(changed), tuple(track), False)
+    pegs = (*pegs[:c], tuple(mine), *pegs[c + 1 :])
+    return _end_move(state, pegs, tuple(track), to >= FIRST_FINISH)
 
 
 def lose_move(state: State) -> State:
