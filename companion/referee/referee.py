@@ -168,8 +168,8 @@ class Referee:
                     verdict.reason,
                     verdict.text,
                     color=seen.color,
-                    from_=body["from"],  # type: ignore[index]
-                    to=body["to"],  # type: ignore[index]
+                    from_=rules.format_place(seen.frm, COLOR_INDEX[seen.color]),
+                    to=rules.format_place(seen.to, COLOR_INDEX[seen.color]),
                 )
             ]
         return self._play(verdict)
@@ -284,8 +284,8 @@ class Referee:
                 "peg",
                 f"Noted: a {color} peg is on {where}.",
                 color=color,
-                from_=extra["from"],
-                to=extra["to"],
+                from_=rules.place_name(c, frm),
+                to=rules.place_name(c, to),
             )
         ]
 

@@ -105,6 +105,24 @@ def parse_place(text: object) -> Place:
     )
 
 
+def format_place(place: Place, color: int) -> str:
+    """The canonical name of a parsed place, seen from colour index *color*:
+    the per-colour form, or the qualified form for another colour's Home or
+    Finish.
+
+    >>> format_place(parse_place(" Track:03 "), 0), format_place(parse_place("red:finish:2"), 0)
+    ('track:3', 'finish:2')
+    >>> format_place(parse_place("blue:home:3"), 0)
+    'blue:home'
+    """
+    if place.kind == "track":
+        return f"track:{place.number}"
+    plain = "home" if place.kind == "home" else f"finish:{place.number}"
+    if place.owner is None or place.owner == color:
+        return plain
+    return f"{COLORS[place.owner]}:{plain}"
+
+
 def _number(text: str) -> int | None:
     return int(text) if text.isdigit() and len(text) <= 3 else None
 

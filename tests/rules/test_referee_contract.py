@@ -385,3 +385,10 @@ def test_an_unforeseen_failure_leaves_the_game_exactly_as_it_was(
     assert ref.state == before and ref.can_undo
     monkeypatch.undo()
     assert names(ref.feed(mv("red", "track:3", "track:5"))) == ["move", "turn"]
+
+
+def test_places_in_output_are_canonical_per_colour_names() -> None:
+    out = last(start(red=["track:3"]), {"pop": 2}, mv("red", " Track:03 ", "RED:finish:1"))
+    assert out[0]["from"] == "track:3" and out[0]["to"] == "finish:1"
+    out = last(start(red=["track:3"]), {"pop": 2}, mv("red", "track:3", "blue:finish:1"))
+    assert out[0]["to"] == "blue:finish:1" and out[0]["reason"] == "not-your-finish"
