@@ -29,6 +29,10 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Optional extra keys of the other lines: a pop may name who popped.
+LINE_EXTRAS: dict[str, tuple[str, ...]] = {"pop": ("color",)}
+
+
 class InputError(ValueError):
     """A malformed input line (bad JSON shape, unknown colour, no such place)."""
 
@@ -52,7 +56,10 @@ def parse_line(obj: object) -> Line:
     if len(actions) > 1:
         raise InputError(f"a line holds one action, not {' and '.join(actions)}")
     action = actions[0]
-    allowed = set(COMMANDS.get(str(obj[action]), ())) if action == "command" else set()
+    if action == "command":
+        allowed = set(COMMANDS.get(str(obj[action]), ()))
+    else:
+        allowed = set(LINE_EXTRAS.get(action, ()))
     for key in obj:
         if key == action or key in METADATA or str(key).startswith("_") or key in allowed:
             continue

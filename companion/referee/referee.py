@@ -125,6 +125,12 @@ class Referee:
             text = f"{name}, move a peg {state.pop} first; then pop again."
             return [ev.illegal("awaiting-move", text, value=value, color=state.player)]
         side = state.turn
+        if "color" in extra:
+            color = parse_color(extra["color"])
+            if COLOR_INDEX[color] not in state.sides[side]:
+                name = title(state.sides[side][0])
+                text = f"It is {name}'s pop, not {color.capitalize()}'s."
+                return [ev.illegal("not-your-turn", text, value=value, color=color)]
         after = rules.pop(state, value)
         self._push(state, "pop", f"{title(state.sides[side][0])}'s pop of {value}")
         out = [ev.pop(state, side, value)]

@@ -392,3 +392,11 @@ def test_places_in_output_are_canonical_per_colour_names() -> None:
     assert out[0]["from"] == "track:3" and out[0]["to"] == "finish:1"
     out = last(start(red=["track:3"]), {"pop": 2}, mv("red", "track:3", "blue:finish:1"))
     assert out[0]["to"] == "blue:finish:1" and out[0]["reason"] == "not-your-finish"
+
+
+def test_a_pop_may_name_who_popped() -> None:
+    out = last(start(red=["track:3"]), {"pop": 4, "color": "blue"})
+    assert out[0]["reason"] == "not-your-turn" and out[0]["color"] == "blue"
+    assert names(last(start(red=["track:3"]), {"pop": 4, "color": "red"})) == ["pop"]
+    assert last({"pop": 4, "color": "blue"})[0]["reason"] == "not-your-turn"  # red pops first
+    assert last({"pop": 4, "color": "pink"})[0]["event"] == "error"
