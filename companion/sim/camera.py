@@ -173,8 +173,17 @@ class Camera:
         same pose and focal length, ``canvas_margin`` pixels wider on each side."""
         if not self.has_distortion:
             return self
-        m = self.canvas_margin
-        return Camera(self.width + 2 * m, self.height + 2 * m, self.fx, self.fy, self.cx + m, self.cy + m, self.rvec, self.tvec)
+        cached = self._maps.get("canvas")
+        if cached is None:
+            m = self.canvas_margin
+            cached = Camera(self.width + 2 * m, self.height + 2 * m, self.fx, self.fy, self.cx + m, self.cy + m, self.rvec, self.tvec)
+            self._maps["canvas"] = cached
+        return cached  # type: ignore[return-value]
+
+    def cache(self) -> dict[str, object]:
+        """A scratch cache that lives as long as this camera (renderers keep
+        per-camera work here, such as the static background of a video)."""
+        return self._maps
 
     def distortion_maps(self) -> tuple[NDArray[np.int16], NDArray[np.uint16]] | None:
         """``cv2.remap`` maps from the :meth:`canvas` image to this lens's image (cached)."""

@@ -217,6 +217,7 @@ def render_physical(
     if hand is not None:
         hand_mask = np.zeros((h, w), np.uint8)
         shapes.draw_strokes(img, hand_mask, cam, strokes, light)
+        glare[hand_mask > 0] = 0  # the hand is in front of the dome's reflections
 
     img = _light(img, glare, scene)
     img, hand_mask = _lens(out_cam, img, hand_mask)
@@ -270,7 +271,26 @@ def _die_pose(die: DieView, layout: Layout, rng: np.random.Generator) -> tuple[F
 
 def _table_and_board(layout: Layout, scene: Scene, cam: Camera, light: FloatArray, shadow: Image) -> Image:
     """The table with its markers, the board's sides and face; the board's
-    cast shadow goes into *shadow* (applied later with the others)."""
+    cast shadow goes into *shadow* (applied later with the others).
+
+    Nothing here moves while the camera and light stay put, so the result is
+    kept with the camera: the frames of a video pay for it once.
+    """
+    key = f"base:{id(layout)}:{scene.board_style}:{scene.table_style}:{light.round(6).tolist()}"
+    store = cam.cache()
+    hit = store.get(key)
+    if hit is None:
+        base_shadow = np.zeros_like(shadow)
+        hit = (_draw_table_and_board(layout, scene, cam, light, base_shadow), base_shadow)
+        for old in [k for k in store if k.startswith("base:")]:
+            del store[old]
+        store[key] = hit
+    base_img: Image = hit[0]  # type: ignore[index]
+    np.copyto(shadow, hit[1])  # type: ignore[index]
+    return base_img.copy()
+
+
+def _draw_table_and_board(layout: Layout, scene: Scene, cam: Camera, light: FloatArray, shadow: Image) -> Image:
     w, h = cam.size
     zt = layout.marker_z_mm
     img = _table(layout, scene.table_style, cam, zt)

@@ -1,0 +1,144 @@
+"""Physical scripts: the simulator's truth and its referee events."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import pytest
+
+from companion.cli import main
+from companion.layout import load_layout
+from companion.referee import Referee
+from companion.sim import Scene
+from companion.sim.script import Carry, Knock, Lift, Reach, SetDown, Withdraw, move_peg, pop
+from companion.sim.simulate import FrameTruth, random_game_script, simulate_script
+
+LAYOUT = load_layout()
+SCENE = Scene.random(5, LAYOUT, size=(640, 480), hand=None, jpeg_quality=100, motion_blur_px=0.0)
+SETUP = {"players": ["red", "blue"], "turn": "red", "pegs": {"red": ["track:5"], "blue": ["track:9"]}}
+
+
+def run(actions: list[Any], setup: dict[str, Any] = SETUP, render: bool = False) -> list[FrameTruth]:
+    return [t for _, t in simulate_script(actions, SCENE, 1, setup=setup, layout=LAYOUT, render_frames=render)]
+
+
+def events(frames: list[FrameTruth]) -> list[dict[str, Any]]:
+    return [e for f in frames for e in f.events]
+
+
+def test_random_game_script_events_match_the_referee_fed_move_by_move() -> None:
+    game = random_game_script(8, ["red", "blue"], layout=LAYOUT)
+    frames = [t for _, t in simulate_script(game.actions, SCENE, 8, setup=game.setup, layout=LAYOUT, render_frames=False)]
+    got = events(frames)
+    assert got[-1]["event"] == "game-over"
+    # The same game fed as pops and move lines gives the same events, in order.
+    ref = Referee()
+    want: list[dict[str, Any]] = []
+    for f in frames:
+        for line in f.inputs:
+            if "board" in line:
+                continue
+            want.extend(ref.feed(line))
+        for e in f.events:
+            if e["event"] == "move":
+                want.extend(ref.feed({"move": {"color": e["color"], "from": e["from"], "to": e["to"]}}))
+                break
+    assert [e["event"] for e in got] == [e["event"] for e in want]
+    assert got == want
+    # Whenever the camera reports the board, the truth's pegs out of Home are the
+    # referee's (a bumped peg may still lie beside the board, not yet Home).
+    ref2 = Referee()
+    for f in frames:
+        for line in f.inputs:
+            ref2.feed(line)
+            if "board" in line:
+                pos = ref2.state.position()
+                out_of_home = {c: sorted(p for p in v if p != "home") for c, v in f.pegs.items()}
+                assert out_of_home == {c: sorted(p for p in v if p != "home") for c, v in pos.items()}
+    assert not any(e["event"] in ("illegal", "error") for e in got)
+
+
+def test_turn_limit_and_determinism() -> None:
+    a = random_game_script(3, turns=4, layout=LAYOUT)
+    b = random_game_script(3, turns=4, layout=LAYOUT)
+    assert a == b and a.turns == 4
+    assert sum(e["event"] == "turn" for e in events(run(list(a.actions), a.setup))) >= 4
+
+
+def test_peg_lifted_and_put_back_reports_nothing() -> None:
+    frames = run(pop(4) + [Reach("track:5"), Lift(), Carry("track:7"), Carry("track:5"), SetDown(), Withdraw()])
+    assert [e["event"] for e in events(frames)] == ["turn", "pop"]
+    assert any(f.loose == {"red": 1} and f.hand for f in frames)
+    assert frames[-1].pegs["red"] == ["home", "home", "home", "track:5"]
+
+
+def test_illegal_move_then_put_right() -> None:
+    frames = run(pop(3) + move_peg("track:5", "track:7") + move_peg("track:7", "track:8"))
+    evs = events(frames)
+    assert [e["event"] for e in evs] == ["turn", "pop", "illegal", "move", "turn"]
+    assert evs[2]["from"] == "track:5" and evs[2]["to"] == "track:7"
+    assert (evs[3]["from"], evs[3]["to"]) == ("track:5", "track:8")
+
+
+def test_bumped_peg_left_beside_the_board_then_taken_home() -> None:
+    beside = (LAYOUT.size_mm[0] + 30.0, LAYOUT.holes["track:9"][1])
+    actions = pop(4) + [Reach("track:9"), Lift(), Carry(beside), SetDown(lying=True)] + move_peg("track:5", "track:9")
+    actions += [Reach(beside), Lift(), Carry("blue:home:4"), SetDown(), Withdraw()]
+    frames = run(actions)
+    kinds = [e["event"] for e in events(frames)]
+    assert kinds == ["turn", "pop", "move", "bump", "turn"]
+    while_loose = [f for f in frames if f.loose.get("blue") and not f.hand]
+    assert while_loose and all("track:9" not in f.pegs["blue"] for f in while_loose)
+    assert frames[-1].pegs["blue"] == ["home"] * 4 and frames[-1].loose == {}
+
+
+def test_pop_before_previous_player_finished() -> None:
+    # Red pops, lifts a peg, and Blue pops while Red's hand is still over the board.
+    frames = run(pop(4) + [Reach("track:5"), Lift(), Carry("track:9")] + pop(2))
+    evs = events(frames)
+    assert [e["event"] for e in evs][:2] == ["turn", "pop"]
+    assert evs[-1]["event"] == "illegal"  # the referee refuses a second pop before the move
+
+
+def test_knocked_peg_and_rendered_frames(tmp_path: Path) -> None:
+    frames = list(simulate_script([Knock("track:5", (120.0, 60.0)), Withdraw()], SCENE, 2, setup=SETUP, layout=LAYOUT))
+    img, last = frames[-1]
+    assert img is not None and img.shape == (480, 640, 3)
+    assert last.loose == {"red": 1} and last.render is not None
+    assert "track:5" not in last.render.occupancy
+    again = list(simulate_script([Knock("track:5", (120.0, 60.0)), Withdraw()], SCENE, 2, setup=SETUP, layout=LAYOUT))
+    assert all(a[0].tobytes() == b[0].tobytes() for a, b in zip(frames, again, strict=True))  # type: ignore[union-attr]
+
+
+def test_script_mistakes_are_named() -> None:
+    with pytest.raises(Exception, match="no peg to lift"):
+        run([Reach("track:20"), Lift()])
+    with pytest.raises(Exception, match="unknown hole"):
+        run([Reach("track:99")])
+    with pytest.raises(Exception, match="Withdraw while holding"):
+        run([Reach("track:5"), Lift(), Withdraw()])
+
+
+@pytest.mark.slow
+def test_simulate_command_writes_video_and_truth(tmp_path: Path) -> None:
+    out, truth = tmp_path / "g.mp4", tmp_path / "g.jsonl"
+    assert main(["simulate", "--seed", "2", "--turns", "2", "--out", str(out), "--truth", str(truth), "--size", "640x480", "--fps", "5"]) == 0
+    lines = [json.loads(x) for x in truth.read_text().splitlines()]
+    assert "header" in lines[0] and lines[0]["header"]["fps"] == 5
+    cap = cv2.VideoCapture(str(out))
+    count = 0
+    while cap.read()[0]:
+        count += 1
+    assert count == len(lines) - 1 > 10
+    assert lines[1]["events"][0]["event"] == "turn"
+    assert sum(1 for x in lines[1:] for e in x.get("events", []) if e["event"] == "turn") >= 2
+
+
+def test_simulate_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--out", str(tmp_path / "g.gif")]) == 2
+    assert "mp4" in capsys.readouterr().err
+    assert main(["simulate", "--out", str(tmp_path / "g.mp4"), "--players", "red,purple"]) == 2
+    assert "--players" in capsys.readouterr().err
