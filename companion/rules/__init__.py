@@ -38,7 +38,7 @@ from companion.rules.game import (
     pop,
     relocate,
 )
-from companion.rules.illegal import REASONS, Illegal, check_move
+from companion.rules.illegal import REASONS, Illegal, check_move, why_illegal
 from companion.rules.options import Options
 from companion.rules.state import Phase, State, new_game, side_done
 
@@ -76,4 +76,5 @@ __all__ = [
     "side_done",
     "spoken_place",
     "title",
+    "why_illegal",
 ]

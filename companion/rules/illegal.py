@@ -21,11 +21,13 @@ from companion.rules.board import (
     START,
     TRACK_SPACES,
     Place,
+    parse_place,
     progress,
     spoken_place,
     title,
 )
 from companion.rules.game import Move, forfeits_six, legal_moves
+from companion.rules.game import pop as take_pop
 from companion.rules.state import Phase, State
 
 #: Every reason code :func:`check_move` can give, with what it means.
@@ -172,3 +174,23 @@ def _where(c: int, place: Place) -> str:
     if place.kind == "track":
         return f"space {place.number}"
     return spoken_place(c, progress(c, place))
+
+
+def why_illegal(
+    state: State, color: str, frm: str | Place, to: str | Place, pop: int | None = None
+) -> Illegal | None:
+    """Why a move is illegal, or ``None`` when it is legal: :func:`check_move`
+    taking place names, and (in the pop phase) a pop to judge it with.
+
+    >>> from companion.rules import new_game
+    >>> why_illegal(new_game(turn="red"), "red", "home", "track:1", pop=6) is None
+    True
+    >>> why_illegal(new_game(turn="red", pegs={"red": ["track:3"]}), "red", "track:3", "track:9", pop=5).reason
+    'wrong-count'
+    """
+    if pop is not None and state.phase is Phase.POP:
+        state = take_pop(state, pop)
+    start = parse_place(frm) if isinstance(frm, str) else frm
+    end = parse_place(to) if isinstance(to, str) else to
+    verdict = check_move(state, color, start, end)
+    return verdict if isinstance(verdict, Illegal) else None

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import naive
-from conftest import random_position
+from refhelpers import random_position
 
 from companion import rules
 from companion.rules import Phase

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import feed_all, last, names, start
+from refhelpers import feed_all, last, names, start
 from test_rule_table import mv
 
 from companion import rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import feed_all, last, names, start
+from refhelpers import feed_all, last, names, start
 from test_rule_table import moves_of, mv, reason
 
 from companion.referee import Referee

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import feed_all, last, names, start
+from refhelpers import feed_all, last, names, start
 
 from companion import rules
 from companion.referee import Referee

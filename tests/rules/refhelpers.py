@@ -1,16 +1,13 @@
-"""Helpers for the rules and referee tests."""
+"""Helpers shared by the rules and referee tests (a plain module, not a
+conftest, so its name cannot clash with another folder's conftest)."""
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from companion.referee import Referee  # noqa: E402
-from companion.rules import COLORS  # noqa: E402
+from companion.referee import Referee
+from companion.rules import COLORS
 
 Event = dict[str, Any]
 
