@@ -27,7 +27,7 @@ from companion.referee.inputs import (
     parse_pop,
     parse_setup,
 )
-from companion.rules import COLOR_INDEX, Move, Phase, RulesError, State, title
+from companion.rules import COLOR_INDEX, Move, Phase, RulesError, State, parse_place, title
 from companion.rules.board import HOME, LAST_TRACK
 
 #: Reason codes of ``illegal`` events the referee adds to those of
@@ -54,6 +54,10 @@ class _Step:
     kind: str
     text: str
     previous: _Step | None
+    #: For a pop whose move was lost: the state just after that pop, so that a
+    #: peg moved with it anyway is judged against it ("needs a 6"), not
+    #: merely as out of turn.
+    lost: State | None = None
 
 
 class Referee:
@@ -132,19 +136,21 @@ class Referee:
                 text = f"It is {name}'s pop, not {color.capitalize()}'s."
                 return [ev.illegal("not-your-turn", text, value=value, color=color)]
         after = rules.pop(state, value)
-        self._push(state, "pop", f"{title(state.sides[side][0])}'s pop of {value}")
+        text = f"{title(state.sides[side][0])}'s pop of {value}"
         out = [ev.pop(state, side, value)]
         if state.phase is Phase.FIRST:
+            self._push(state, "pop", text)
             out += self._first_round(state, after, value)
             self._state = after
             return out
-        if not rules.legal_moves(after):
-            out.append(ev.no_move(after, _no_move_reason(after)))
-            lost = rules.lose_move(after)
-            out += ev.after_move(after, lost)
-            after = lost
-        self._state = after
-        return out
+        if rules.legal_moves(after):
+            self._push(state, "pop", text)
+            self._state = after
+            return out
+        self._push(state, "pop", text, lost=after)
+        out.append(ev.no_move(after, _no_move_reason(after)))
+        self._state = rules.lose_move(after)
+        return out + ev.after_move(after, self._state)
 
     def _first_round(self, before: State, after: State, value: int) -> list[Event]:
         if len(before.first_pops) + 1 < len(before.contenders):
@@ -167,7 +173,7 @@ class Referee:
 
     def _on_move(self, body: object, extra: Mapping[str, Any]) -> list[Event]:
         seen = parse_move(body)
-        verdict = rules.check_move(self._state, seen.color, seen.frm, seen.to)
+        verdict = self._judge(seen.color, seen.frm, seen.to)
         if isinstance(verdict, rules.Illegal):
             return [
                 ev.illegal(
@@ -194,7 +200,8 @@ class Referee:
         if isinstance(reading, Mismatch):
             return [ev.illegal("board-mismatch", reading.text)]
         if isinstance(reading, Seen):
-            ill = reading.illegal
+            ill = self._judge(reading.color, parse_place(reading.frm), parse_place(reading.to))
+            ill = ill if isinstance(ill, rules.Illegal) else reading.illegal
             return [
                 ev.illegal(
                     ill.reason, ill.text, color=reading.color, from_=reading.frm, to=reading.to
@@ -295,8 +302,26 @@ class Referee:
             )
         ]
 
-    def _push(self, before: State, kind: str, text: str) -> None:
-        self._history = _Step(before, kind, text, self._history)
+    def _judge(self, color: str, frm: rules.Place, to: rules.Place) -> Move | rules.Illegal:
+        """Judge a seen move; a move made with a pop that was just lost is
+        judged against that pop, which says more than "not your turn"."""
+        verdict = rules.check_move(self._state, color, frm, to)
+        step = self._history
+        if (
+            isinstance(verdict, rules.Illegal)
+            and verdict.reason in ("not-your-turn", "no-pop")
+            and self._state.phase is Phase.POP
+            and step is not None
+            and step.lost is not None
+            and COLOR_INDEX[color] in step.lost.colors
+        ):
+            again = rules.check_move(step.lost, color, frm, to)
+            if isinstance(again, rules.Illegal):
+                return again
+        return verdict
+
+    def _push(self, before: State, kind: str, text: str, lost: State | None = None) -> None:
+        self._history = _Step(before, kind, text, self._history, lost)
 
 
 def _no_move_reason(state: State) -> str:

@@ -400,3 +400,18 @@ def test_a_pop_may_name_who_popped() -> None:
     assert names(last(start(red=["track:3"]), {"pop": 4, "color": "red"})) == ["pop"]
     assert last({"pop": 4, "color": "blue"})[0]["reason"] == "not-your-turn"  # red pops first
     assert last({"pop": 4, "color": "pink"})[0]["event"] == "error"
+
+
+def test_a_peg_moved_with_a_pop_that_was_lost_is_judged_against_that_pop() -> None:
+    """Red pops 3 with every peg in Home: the move is lost and Blue is next. If
+    Red brings a peg out anyway, the table hears why ("needs a 6")."""
+    lines = [start(players=["red", "blue"], blue=["track:10"]), {"pop": 3}]
+    out = last(*lines, mv("red", "home", "track:1"))
+    assert out[0]["reason"] == "needs-six" and out[0]["color"] == "red"
+    out = last(*lines, {"board": {"red": ["track:1"]}})
+    assert out[0]["reason"] == "needs-six"
+    # Once Blue has popped, it is simply not Red's turn.
+    assert last(*lines, {"pop": 2}, mv("red", "home", "track:1"))[0]["reason"] == "not-your-turn"
+    # A lost 6 keeps the turn: a peg moved with it anyway hears why it could not.
+    stuck = start(red=["track:28", "finish:1", "finish:2", "finish:3"])
+    assert last(stuck, {"pop": 6}, mv("red", "finish:1", "finish:4"))[0]["reason"] == "overshoot"
