@@ -55,7 +55,7 @@ class ColourModel:
 
     peg_chroma: Mapping[str, np.ndarray]
     min_saturation: float = 0.45
-    min_cosine: float = 0.85
+    min_cosine: float = 0.95
     recess_value: float = 0.32
     recess_saturation: float = 0.7
     recess_share: float = 0.2
@@ -80,6 +80,20 @@ class HoleEvidence:
     top_colour: np.ndarray  # (60, 3) white-balanced median colour of the top disc
     top_saturation: np.ndarray
     top_cosine: np.ndarray  # (60, 4) cosine of the top's chroma with each peg colour
+    #: The same for the body (half height) and the base disc: (60,) and (60, 4).
+    body_saturation: np.ndarray
+    body_cosine: np.ndarray
+    base_saturation: np.ndarray
+    base_cosine: np.ndarray
+
+
+def _colour_match(pixels: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Median colour, saturation and cosine with each prototype, of (60, P, 3) pixels."""
+    colour = np.median(pixels, axis=1)  # the median ignores a glare highlight
+    c = chroma(colour)
+    sat = np.linalg.norm(c, axis=-1)
+    cos = (c @ protos.T) / np.maximum(sat, 1e-6)[:, None]
+    return colour, sat, cos
 
 
 def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourModel) -> HoleEvidence:
@@ -88,13 +102,43 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     base = samples["base"] / wb
     base_sat = np.linalg.norm(chroma(base), axis=-1)
     recess = (base.max(axis=-1) < model.recess_value) & (base_sat < model.recess_saturation)
-    top = np.median(samples["top"] / wb, axis=1)  # the median ignores a glare highlight
-    top_chroma = chroma(top)
-    sat = np.linalg.norm(top_chroma, axis=-1)
     protos = np.stack([model.peg_chroma[c] for c in COLORS])
     protos = protos / np.linalg.norm(protos, axis=1, keepdims=True)
-    cos = (top_chroma @ protos.T) / np.maximum(sat, 1e-6)[:, None]
-    return HoleEvidence(recess.mean(axis=1), top, sat, cos)
+    top, sat, cos = _colour_match(samples["top"] / wb, protos)
+    _, body_sat, body_cos = _colour_match(samples["body"] / wb, protos)
+    _, bsat, bcos = _colour_match(base, protos)
+    return HoleEvidence(recess.mean(axis=1), top, sat, cos, body_sat, body_cos, bsat, bcos)
+
+
+def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
+    """The colour (index) a washed-out peg shows, or None.
+
+    Used only where the base shows no recess at all and no nearer peg hides
+    it, so something stands in the hole: a peg whose cap glare has washed
+    out. Its top must still show the colour at a relaxed saturation, and the
+    body or base must agree; a saturated sample of no peg colour (a sleeve,
+    a hand) vetoes.
+    """
+    if ev.recess_share[i] > 0.0:
+        return None
+    votes = []
+    for sat, cos in ((ev.top_saturation, ev.top_cosine), (ev.body_saturation, ev.body_cosine),
+                     (ev.base_saturation, ev.base_cosine)):
+        k = int(np.argmax(cos[i]))
+        if sat[i] >= WEAK_SATURATION and cos[i, k] >= model.min_cosine:
+            votes.append(k)
+        elif sat[i] >= WEAK_SATURATION:
+            return None
+        else:
+            votes.append(-1)
+    top, body, base = votes
+    if top >= 0 and (body == top or base == top) and {body, base} <= {top, -1}:
+        return top
+    return None
+
+
+#: The saturation a washed-out peg must still show on top, body and base alike.
+WEAK_SATURATION = 0.22
 
 
 @dataclass(frozen=True)
@@ -152,6 +196,7 @@ def classify(
     hidden = np.zeros(n, dtype=bool)
     order = np.argsort(sil.depth_mm)
     pegs_so_far: list[int] = []
+    weak_pegs: list[int] = []
     for i in order:
         recess = ev.recess_share[i] >= model.recess_share
         # Is this hole's recess behind a nearer peg already found?
@@ -167,9 +212,14 @@ def classify(
         elif hidden[i]:
             # A peg here would show its top; none does, and a nearer peg hides the recess.
             states[i], conf[i] = "empty", 0.8
+        elif (weak := _weak_peg(ev, int(i), model)) is not None:
+            states[i], conf[i] = COLORS[weak], 0.3
+            pegs_so_far.append(int(i))
+            weak_pegs.append(int(i))
         else:
             states[i], conf[i] = "unknown", 0.0
     ambiguous = np.zeros(n, dtype=bool)
+    ambiguous[weak_pegs] = True
     for i in pegs_so_far:
         if not hidden[i]:
             continue
@@ -199,6 +249,6 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray)
             states[i], conf[i] = "empty", 0.5
         excess -= min(excess, len(weak))
         if excess > 0:
-            for i in sorted(idx, key=lambda i: conf[i])[: excess + 1]:
+            for i in sorted(idx, key=lambda i: conf[i])[:excess]:
                 if states[i] == colour:
                     states[i], conf[i] = "unknown", 0.0
