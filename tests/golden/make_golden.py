@@ -1,7 +1,7 @@
 """Write the golden playthroughs: NAME.in.jsonl (inputs) and NAME.out.jsonl.
 
 Run once, then READ the output files: they are the specification, checked by
-tests/rules/test_golden.py through the real ``companion referee``. Random
+tests/rules/test_referee_golden.py through the real ``companion referee``. Random
 games come from fixed seeds; the hand-written ones show the edges.
 
     .venv/bin/python tests/golden/make_golden.py

@@ -1,6 +1,6 @@
 """The engine against a naive second implementation, move for move.
 
-``naive.py`` walks pegs one space at a time from the rule texts and shares no
+``rules_naive.py`` walks pegs one space at a time from the rule texts and shares no
 code with the engine. On thousands of seeded random positions (near Finish,
 on opponents' Starts, full Finish lines, two-colour players, every option)
 both must give the same legal moves, the same position after each, and the
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import naive
+import rules_naive as naive
 from refhelpers import random_position
 
 from companion import rules
