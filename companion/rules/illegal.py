@@ -87,7 +87,7 @@ def check_move(state: State, color: str, frm: Place, to: Place) -> Move | Illega
     start = progress(c, frm)
     mine = state.pegs[c]
     if start not in mine:
-        return Illegal("no-such-peg", f"There is no {color} peg on {_where(c, frm)}.")
+        return Illegal("no-such-peg", f"There is no {color} peg {_where(c, frm)}.")
     if to.owner is not None and to.owner != c and to.kind != "track":
         if to.kind == "finish":
             return Illegal("not-your-finish", f"A {color} peg may enter only {name}'s Finish line.")
@@ -171,9 +171,12 @@ def _landing(state: State, c: int, start: int, end: int, value: int) -> Move | I
 
 
 def _where(c: int, place: Place) -> str:
+    """Where a peg was looked for, as said aloud: "on space 5", "in Home"."""
     if place.kind == "track":
-        return f"space {place.number}"
-    return spoken_place(c, progress(c, place))
+        return f"on space {place.number}"
+    if place.kind == "home":
+        return "in Home"
+    return f"on {spoken_place(c, progress(c, place))}"
 
 
 def why_illegal(
