@@ -158,10 +158,10 @@ def _landing(state: State, c: int, start: int, end: int, value: int) -> Move | I
     mine = state.pegs[c]
     occupant = state.track[ABSOLUTE[c][end]] if 0 <= end <= LAST_TRACK else -1
     if end in mine or occupant in state.sides[state.turn]:
-        whose = COLORS[c] if end in mine else COLORS[occupant]
+        other = "" if end in mine else f"{COLORS[occupant]} "  # a two-colour player's other colour
         return Illegal(
             "own-peg",
-            f"{title(c)} cannot land on its own {whose} peg on {spoken_place(c, end)}.",
+            f"{title(c)} cannot land on its own {other}peg on {spoken_place(c, end)}.",
         )
     if end >= FIRST_FINISH and any(start < x < end and x >= FIRST_FINISH for x in mine):
         return Illegal(
