@@ -151,7 +151,6 @@ def calibrate(evidences: Iterable[HoleEvidence], layout: Layout) -> Calibration:
     """
     tops: dict[str, list[np.ndarray]] = {c: [] for c in COLORS}
     sats: list[float] = []
-    recess_dark: list[float] = []
     frames = 0
     home = {c: [i for i, n in enumerate(HOLE_NAMES) if n.startswith(f"{c}:home:")] for c in COLORS}
     empty = [i for i, n in enumerate(HOLE_NAMES) if ":home:" not in n]
@@ -159,19 +158,24 @@ def calibrate(evidences: Iterable[HoleEvidence], layout: Layout) -> Calibration:
         frames += 1
         for c in COLORS:
             for i in home[c]:
-                if ev.top_saturation[i] < 0.25:
+                if ev.top_saturation[i] < 0.25 or ev.recess_share[i] > 0.1:
                     raise CalibrationError(
                         f"{HOLE_NAMES[i]} shows no {c} peg: put every peg in its Home "
                         "(the opening position) and calibrate again")
                 tops[c].append(chroma(ev.top_colour[i]))
                 sats.append(float(ev.top_saturation[i]))
+        for i in empty:
+            if ev.recess_share[i] == 0.0 and ev.top_saturation[i] >= 0.45 \
+                    and float(ev.top_cosine[i].max()) >= 0.95:
+                raise CalibrationError(
+                    f"{HOLE_NAMES[i]} seems to hold a peg: only Home holes may hold pegs "
+                    "when calibrating (the opening position)")
         shares = ev.recess_share[empty]
         if float(np.mean(shares > 0.2)) < 0.8:
             worst = empty[int(np.argmin(shares))]
             raise CalibrationError(
                 f"{HOLE_NAMES[worst]} does not look empty: only Home holes may hold pegs "
                 "when calibrating")
-        recess_dark.extend(float(v) for v in ev.recess_share[empty])
     if frames == 0:
         raise CalibrationError("the board was not found in any frame: are the four markers in view?")
     peg = {}
@@ -185,9 +189,9 @@ def calibrate(evidences: Iterable[HoleEvidence], layout: Layout) -> Calibration:
                 raise CalibrationError(
                     f"the {c} pegs look too much like another colour under this light "
                     f"(similarity {cos:.2f}); check the light and the pegs' places")
-        peg[c] = (float(mean[0]), float(mean[1]), float(mean[2]))
+        peg[c] = (round(float(mean[0]), 5), round(float(mean[1]), 5), round(float(mean[2]), 5))
     base = ColourModel.default()
-    min_sat = float(min(base.min_saturation, 0.6 * min(sats)))
+    min_sat = round(float(min(base.min_saturation, 0.6 * min(sats))), 5)
     return Calibration(
         layout=layout.name, peg_chroma=peg, min_saturation=min_sat,
         recess_value=base.recess_value, frames=frames,
