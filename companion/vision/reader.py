@@ -23,8 +23,11 @@ from companion.vision.pegs import ColourModel, HoleEvidence, Silhouettes, classi
 from companion.vision.readings import FrameReading, HoleReading, HoleState
 from companion.vision.sampling import SamplePlan, gather, plan_samples, white_per_hole
 
-#: Resolution of the rectified dome crop handed to the die reader.
-DOME_PX_PER_MM = 4.0
+#: The rectified dome crop handed to the die reader: a square of this many
+#: pixels spanning ``DOME_SPAN_RADII`` dome radii (the die reader's convention,
+#: docs/vision-dice.md), on the plane of the die's top face.
+DOME_CROP_PX = 160
+DOME_SPAN_RADII = 2.4
 #: Side of the dome thumbnail the time layer compares (pixels).
 SIGNATURE_SIZE = 24
 
@@ -36,15 +39,21 @@ HOLE_OWNER: tuple[str | None, ...] = tuple(
 )
 
 
-def _default_die_reader() -> DieReader | None:
-    """The die engineer's dome reader, when it is part of this build."""
+def _default_die_reader(geometry: BoardGeometry) -> DieReader | None:
+    """The die engineer's dome reader for this board's die, when it is part of this build."""
     import companion.vision.dice as dice
 
     try:
-        reader: DieReader = dice.read_die_in_dome
+        read_die_in_dome = dice.read_die_in_dome
     except AttributeError:
         return None
-    return reader
+    fraction = geometry.die_size_mm / (DOME_SPAN_RADII * geometry.dome_radius_mm)
+
+    def read(crop: np.ndarray) -> DieReading:
+        reading: DieReading = read_die_in_dome(crop, fraction=fraction)
+        return reading
+
+    return read
 
 
 class BoardReader:
@@ -72,7 +81,7 @@ class BoardReader:
             calibration.colour_model() if calibration is not None else ColourModel.default()
         )
         self.calibration = calibration
-        self.die_reader = (die_reader or _default_die_reader()) if read_die else None
+        self.die_reader = (die_reader or _default_die_reader(self.geometry)) if read_die else None
         self._plan_key: tuple[int, tuple[int, int]] | None = None
         self._plan: SamplePlan | None = None
         self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None
@@ -121,18 +130,19 @@ class BoardReader:
                 self._plan.centre["base"], self._plan.centre["top"], self._plan.peg_radius_px,
                 self._plan.depth_mm,
             )
-            self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_PX_PER_MM)
-            self._sig_maps = _rectify_maps(
-                self.geometry, pose.camera,
-                SIGNATURE_SIZE / (2 * self.geometry.dome_radius_mm), height_mm=0.0,
-            )
+            r = self.geometry.dome_radius_mm
+            self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_CROP_PX,
+                                            DOME_SPAN_RADII * r / 2)
+            self._sig_maps = _rectify_maps(self.geometry, pose.camera, SIGNATURE_SIZE, r,
+                                           height_mm=0.0)
         return self._plan
 
     def dome_crop(self, frame_bgr: np.ndarray) -> np.ndarray:
         """The dome seen from straight above, rectified onto the die's top face.
 
-        A square of side ``2 * dome_radius_mm * DOME_PX_PER_MM`` pixels centred on
-        the dome (see docs/vision.md); only valid after a successful :meth:`read`.
+        A square of ``DOME_CROP_PX`` pixels spanning ``DOME_SPAN_RADII`` dome
+        radii, centred on the dome, free of lens distortion (see docs/vision.md
+        and docs/vision-dice.md); only valid after a successful :meth:`read`.
         """
         if self._dome_maps is None:
             raise RuntimeError("no board pose yet: read a frame with the board first")
@@ -155,21 +165,21 @@ def _state(s: str) -> HoleState:
 
 
 def _rectify_maps(
-    geometry: BoardGeometry, camera: CameraPose, px_per_mm: float, height_mm: float | None = None
+    geometry: BoardGeometry, camera: CameraPose, size_px: int, half_span_mm: float,
+    height_mm: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """remap() maps for a top-down square of the dome at *px_per_mm*.
+    """remap() maps for a top-down square of *size_px* pixels around the dome.
 
-    The plane is the die's top face (``die_size_mm`` above the board) unless
-    *height_mm* is given; lens distortion is included through the pose.
+    The square spans ``2 * half_span_mm`` on the plane of the die's top face
+    (``die_size_mm`` above the board) unless *height_mm* is given; projecting
+    through the pose includes the lens distortion, so the crop is free of it.
     """
-    r = geometry.dome_radius_mm
-    n = max(8, int(round(2 * r * px_per_mm)))
     cx, cy = geometry.die_center_mm
-    lin = (np.arange(n) + 0.5) / px_per_mm - r
+    lin = (np.arange(size_px) + 0.5) * (2 * half_span_mm / size_px) - half_span_mm
     gx, gy = np.meshgrid(cx + lin, cy + lin)
     z = -(geometry.die_size_mm if height_mm is None else height_mm)
     pts = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, z)])
-    px = camera.project(pts).reshape(n, n, 2).astype(np.float32)
+    px = camera.project(pts).reshape(size_px, size_px, 2).astype(np.float32)
     return np.ascontiguousarray(px[..., 0]), np.ascontiguousarray(px[..., 1])
 
 
