@@ -144,14 +144,23 @@ class FaceFit:
         return self.grid.spacing
 
 
-def fit_faces(pips: Sequence[Pip], brightness: NDArray[np.float32]) -> list[FaceFit]:
+def fit_faces(
+    pips: Sequence[Pip],
+    brightness: NDArray[np.float32],
+    spacing: tuple[float, float] | None = None,
+) -> list[FaceFit]:
     """Every distinct face layout the pips support, most pips first.
 
     *brightness* is the local-ratio image (pixel / local brightest) the pips
     were found in; it is sampled at the empty cells of each proposed grid.
+    *spacing*, when the die's size in the image is known (the dome crop),
+    bounds the pip spacing in pixels: a side face or a mark on the board
+    rarely matches the top face's scale.
     """
     fits: dict[tuple[int, int, int], FaceFit] = {}
     for fit in _candidates(pips, brightness):
+        if spacing is not None and not spacing[0] <= fit.spacing <= spacing[1]:
+            continue
         key = (fit.value, int(fit.cx // 3), int(fit.cy // 3))
         best = fits.get(key)
         if best is None or fit.error < best.error:

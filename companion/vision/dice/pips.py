@@ -34,11 +34,22 @@ class Pip:
     ring: float  # mean(pixel / local brightest) on a ring around the blob
 
 
-def local_ratio(gray: NDArray[np.float32], kernel: int) -> NDArray[np.float32]:
-    """Each pixel divided by the brightest pixel in its *kernel*-wide neighbourhood."""
+def local_ratio(gray: NDArray[np.float32], kernel: int, closing: bool) -> NDArray[np.float32]:
+    """Each pixel divided by the bright face around it, *kernel* pixels wide.
+
+    The face's brightness is the neighbourhood's brightest value (a dilation)
+    or, with *closing*, the image with its small dark marks filled in (a
+    morphological closing). The closing ignores a glare spot beside the die,
+    which would make a dilation call the whole die face dark; the dilation is
+    steadier where the die is large and its edges soft (real photos).
+    """
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
-    bright = cv2.dilate(gray, k)
-    bright = cv2.GaussianBlur(bright, (0, 0), kernel / 4.0)
+    if closing:
+        bright = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+        bright = cv2.GaussianBlur(bright, (0, 0), kernel / 8.0)
+    else:
+        bright = cv2.dilate(gray, k)
+        bright = cv2.GaussianBlur(bright, (0, 0), kernel / 4.0)
     return np.asarray(gray / np.maximum(bright, 1.0), dtype=np.float32)
 
 
@@ -46,12 +57,13 @@ def find_pips(
     gray: NDArray[np.uint8] | NDArray[np.float32],
     min_diameter: float,
     max_diameter: float,
+    closing: bool = False,
 ) -> tuple[list[Pip], NDArray[np.float32]]:
     """All pip candidates with an equivalent diameter in [min, max] pixels,
     and the local-ratio image they were found in (for the layout checks)."""
     g = np.asarray(gray, dtype=np.float32)
     kernel = int(round(max_diameter * 2.2)) | 1
-    ratio = local_ratio(g, kernel)
+    ratio = local_ratio(g, kernel, closing)
     found: list[Pip] = []
     for threshold in DARK_RATIOS:
         mask = (ratio < threshold).astype(np.uint8)

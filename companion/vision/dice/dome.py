@@ -1,0 +1,168 @@
+"""Read the die inside the Pop-O-Matic dome from a rectified top-down crop.
+
+The crop convention (the board reader produces it; see ``docs/vision-dice.md``):
+a square image centred on the dome's centre, spanning ``DOME_SPAN_RADII``
+dome radii across (the whole dome and a margin for parallax), warped from
+the board's plane at the height of the die's top face (``z = die size``) and
+free of lens distortion. In that crop a flat die's top face is a square of
+known size, ``fraction`` of the crop's side, whatever the camera's tilt:
+knowing the scale is what lets the reader match whole faces instead of
+counting blobs, and ignore the side faces, the board's holes and the glare.
+
+The reading is deliberately cautious: a value is given only when the best
+face matches well, its marks are clearly darker than the face, and no other
+value comes close. Anything less is ``hidden`` (hand, glare, blur): the time
+layer waits for a better frame rather than announcing a wrong pop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.vision.dice.matching import (
+    FaceMatch,
+    FacePlace,
+    FloatImage,
+    blank_face,
+    find_faces,
+    interior,
+    pip_face,
+    read_face,
+)
+from companion.vision.dice.photo import to_gray
+from companion.vision.dice.reading import DieReading
+
+#: The crop spans this many dome radii (centred on the dome's centre).
+DOME_SPAN_RADII = 2.4
+#: The classic board's die (15 mm) over the crop's side (2.4 x 38 mm).
+DEFAULT_DIE_FRACTION = 15.0 / (DOME_SPAN_RADII * 38.0)
+#: The die's side in pixels when searching (coarse) and when reading (fine).
+SEARCH_DIE_PX = 12
+#: Places where the coarse search found something face-like, read finely in turn.
+CANDIDATES = 3
+READ_DIE_PX = 20
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """When a match is good enough to announce (tuned on rendered frames)."""
+
+    min_score: float = 0.4  # normalised cross-correlation of the best face
+    min_contrast: float = 0.2  # its marks at least this much darker than the face
+    min_margin: float = 0.0  # over the best other value
+
+
+ACCEPT = Acceptance()
+
+
+def die_fraction(die_size_mm: float, dome_radius_mm: float) -> float:
+    """The die's side over the crop's side, for a board's die and dome sizes."""
+    return die_size_mm / (DOME_SPAN_RADII * dome_radius_mm)
+
+
+@lru_cache(maxsize=8)
+def _pip_faces(size: int) -> Mapping[int, FloatImage]:
+    return {v: pip_face(v, size) for v in range(1, 7)}
+
+
+def _interiors(faces: Mapping[int, FloatImage]) -> Mapping[int, FloatImage]:
+    return {v: interior(f) for v, f in faces.items()}
+
+
+#: A digit's width over the face's side, roughly: the mark a generic face has.
+MARK_WIDTH = 0.4
+
+
+@lru_cache(maxsize=8)
+def generic_face(size: int) -> Mapping[int, FloatImage]:
+    """A face with one central mark, standing for any face not known in advance."""
+    return {0: blank_face(size, mark=MARK_WIDTH)}
+
+
+def read_die_in_dome(
+    crop_bgr: NDArray[np.uint8],
+    fraction: float = DEFAULT_DIE_FRACTION,
+    faces: Mapping[int, Mapping[int, FloatImage]] | None = None,
+) -> DieReading:
+    """The die's state and value from a rectified dome crop (see the module doc).
+
+    *faces*, when given, maps a die size in pixels to that size's face
+    images (learned faces, see :class:`companion.vision.dice.FaceTemplates`);
+    by default the six standard pip faces are used.
+    """
+    match = match_in_dome(crop_bgr, fraction, faces)
+    return judge(match)
+
+
+def judge(match: FaceMatch | None, accept: Acceptance = ACCEPT) -> DieReading:
+    """A reading from a face match: settled only when the match is clear."""
+    if match is None:
+        return DieReading.unreadable("hidden")
+    margin = match.score - match.runner_up
+    if (
+        match.score < accept.min_score
+        or match.contrast < accept.min_contrast
+        or margin < accept.min_margin
+    ):
+        return DieReading.unreadable("hidden", _clip(match.score))
+    confidence = _clip(0.5 + 2.0 * margin + 0.5 * (match.score - accept.min_score))
+    return DieReading("settled", match.value, confidence)
+
+
+def _clip(x: float) -> float:
+    return round(max(0.0, min(1.0, x)), 3)
+
+
+def match_in_dome(
+    crop_bgr: NDArray[np.uint8],
+    fraction: float = DEFAULT_DIE_FRACTION,
+    faces: Mapping[int, Mapping[int, FloatImage]] | None = None,
+) -> FaceMatch | None:
+    """The best face match in the dome: found coarse, then read fine."""
+    if not 0.02 <= fraction <= 0.5:
+        raise ValueError(f"die fraction {fraction} is not plausible (expected 0.02..0.5)")
+    gray = to_gray(crop_bgr).astype(np.float32)
+    learned = faces is not None
+    fine_faces = _interiors(faces[READ_DIE_PX] if faces is not None else _pip_faces(READ_DIE_PX))
+    coarse, allowed = scaled_crop(gray, fraction, SEARCH_DIE_PX)
+    if faces is None:
+        places = find_faces(coarse, _pip_faces(SEARCH_DIE_PX), allowed, True, CANDIDATES)
+    else:
+        # Learned faces could be anything: find a marked face, then read all four turns.
+        places = find_faces(coarse, generic_face(SEARCH_DIE_PX), allowed, True, CANDIDATES)
+    fine, _ = scaled_crop(gray, fraction, READ_DIE_PX)
+    k = READ_DIE_PX / SEARCH_DIE_PX
+    reach = max(1, int(round(1.5 * k)))
+    best: FaceMatch | None = None
+    for place in places:
+        at = FacePlace(place.x * k, place.y * k, place.angle_deg, place.score)
+        match = read_face(fine, fine_faces, at, 4 if learned else 2, reach)
+        if match is not None and (best is None or _rank(match) > _rank(best)):
+            best = match
+    return best
+
+
+def _rank(match: FaceMatch) -> float:
+    """Which of several candidate places holds the die: a good match with dark marks."""
+    return match.score + 0.5 * min(match.contrast, 0.4)
+
+
+def scaled_crop(
+    gray: NDArray[np.float32], fraction: float, die_px: int
+) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
+    """The crop resized so the die is *die_px* wide, and the dome's inside as a mask."""
+    f = die_px / (fraction * min(gray.shape[:2]))
+    small = np.asarray(
+        cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), dtype=np.float32
+    )
+    h, w = small.shape[:2]
+    radius = min(h, w) / DOME_SPAN_RADII
+    yy, xx = np.mgrid[:h, :w]
+    allowed = np.hypot(xx - w / 2.0, yy - h / 2.0) < radius - 0.5 * die_px
+    return small, allowed
