@@ -16,12 +16,34 @@ from typing import TYPE_CHECKING, Any
 from companion.vision.dice.reading import DIE_STATES, DieReading, DieState
 
 if TYPE_CHECKING:
+    from companion.vision.dice.dome import (
+        DEFAULT_DIE_FRACTION,
+        DOME_SPAN_RADII,
+        die_fraction,
+        read_die_in_dome,
+    )
     from companion.vision.dice.photo import read_die_photo
+    from companion.vision.dice.templates import FaceTemplates
 
-__all__ = ["DIE_STATES", "DieReading", "DieState", "read_die_photo"]
+__all__ = [
+    "DEFAULT_DIE_FRACTION",
+    "DIE_STATES",
+    "DOME_SPAN_RADII",
+    "DieReading",
+    "DieState",
+    "FaceTemplates",
+    "die_fraction",
+    "read_die_in_dome",
+    "read_die_photo",
+]
 
 _LAZY = {
     "read_die_photo": "companion.vision.dice.photo",
+    "read_die_in_dome": "companion.vision.dice.dome",
+    "die_fraction": "companion.vision.dice.dome",
+    "DEFAULT_DIE_FRACTION": "companion.vision.dice.dome",
+    "DOME_SPAN_RADII": "companion.vision.dice.dome",
+    "FaceTemplates": "companion.vision.dice.templates",
 }
 
 
