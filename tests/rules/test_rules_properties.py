@@ -169,3 +169,25 @@ def test_the_referee_never_crashes_and_errors_change_nothing(inputs: list[dict[s
         if out and out[0]["event"] in ("error", "illegal"):
             assert len(out) == 1 and ref.state == before
     assert ref.state == again.state
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), boards=st.booleans(), every=st.integers(2, 9))
+def test_undo_then_the_same_input_again_gives_the_same_events(
+    seed: int, boards: bool, every: int
+) -> None:
+    """At any point of a game, undoing the last accepted input and feeding it
+    again gives the same events and the same state: undo is exact."""
+    from companion.referee import Referee
+    from companion.referee.playthrough import random_game
+
+    ref = Referee()
+    for number, (line, events) in enumerate(random_game(seed, boards=boards)):
+        before = ref.state
+        assert ref.feed(line) == events
+        if number % every or not events or "setup" in line:
+            continue
+        after = ref.state
+        assert [e["event"] for e in ref.feed({"command": "undo"})] == ["undo"]
+        assert ref.state == before
+        assert ref.feed(line) == events and ref.state == after
