@@ -58,6 +58,8 @@ class _Step:
     #: peg moved with it anyway is judged against it ("needs a 6"), not
     #: merely as out of turn.
     lost: State | None = None
+    #: The value, for a pop.
+    value: int = 0
 
 
 class Referee:
@@ -76,6 +78,15 @@ class Referee:
     @property
     def can_undo(self) -> bool:
         return self._history is not None
+
+    @property
+    def last_pop(self) -> int | None:
+        """The most recent accepted pop (who-goes-first pops included), even
+        after its move was played; ``None`` before any pop of this game."""
+        step = self._history
+        while step is not None and step.kind != "pop":
+            step = step.previous
+        return step.value if step is not None else None
 
     def feed_line(self, line: str) -> list[Event]:
         """One input line of text; blank lines give no events, bad JSON an ``error``."""
@@ -139,15 +150,15 @@ class Referee:
         text = f"{title(state.sides[side][0])}'s pop of {value}"
         out = [ev.pop(state, side, value)]
         if state.phase is Phase.FIRST:
-            self._push(state, "pop", text)
+            self._push(state, "pop", text, value=value)
             out += self._first_round(state, after, value)
             self._state = after
             return out
         if rules.legal_moves(after):
-            self._push(state, "pop", text)
+            self._push(state, "pop", text, value=value)
             self._state = after
             return out
-        self._push(state, "pop", text, lost=after)
+        self._push(state, "pop", text, lost=after, value=value)
         out.append(ev.no_move(after, _no_move_reason(after)))
         self._state = rules.lose_move(after)
         return out + ev.after_move(after, self._state)
@@ -320,8 +331,10 @@ class Referee:
                 return again
         return verdict
 
-    def _push(self, before: State, kind: str, text: str, lost: State | None = None) -> None:
-        self._history = _Step(before, kind, text, self._history, lost)
+    def _push(
+        self, before: State, kind: str, text: str, lost: State | None = None, value: int = 0
+    ) -> None:
+        self._history = _Step(before, kind, text, self._history, lost, value)
 
 
 def _no_move_reason(state: State) -> str:

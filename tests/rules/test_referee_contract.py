@@ -415,3 +415,16 @@ def test_a_peg_moved_with_a_pop_that_was_lost_is_judged_against_that_pop() -> No
     # A lost 6 keeps the turn: a peg moved with it anyway hears why it could not.
     stuck = start(red=["track:28", "finish:1", "finish:2", "finish:3"])
     assert last(stuck, {"pop": 6}, mv("red", "finish:1", "finish:4"))[0]["reason"] == "overshoot"
+
+
+def test_last_pop_survives_the_move_and_follows_undo_and_corrections() -> None:
+    ref = Referee()
+    assert ref.last_pop is None
+    feed_all(start(red=["track:3"]), {"pop": 2}, mv("red", "track:3", "track:5"), referee=ref)
+    assert ref.last_pop == 2 and ref.state.pop == 0
+    feed_all({"pop": 4}, {"command": "pop", "value": 5}, referee=ref)
+    assert ref.last_pop == 5
+    ref.feed({"command": "undo"})
+    assert ref.last_pop == 2
+    ref.feed({"setup": {}})
+    assert ref.last_pop is None
