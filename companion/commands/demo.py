@@ -4,6 +4,8 @@ Until the camera and voice parts are wired in, the demo plays a complete
 seeded 4-player game: a simulated table pops and moves pegs, the referee is
 fed the lines a camera would send (each settled pop, then the whole board
 after each move), and every announcement is printed, one turn per block.
+Now and then a player puts a peg one space wrong first: the referee says why
+(lines marked ``!``) and the player puts it right.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ import sys
 
 from companion.errors import UserError
 from companion.referee.playthrough import random_game
+
+#: How often a simulated player first puts a peg one space wrong (the referee
+#: refuses it and the player moves it right), to show the referee at work.
+MISTAKES = 0.04
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         out.write("the pops and boards a camera would send. Every line is an announcement.\n\n")
         out.write("Who goes first?\n")
     turns = 0
-    for line, events in random_game(args.seed, players, boards=True):
+    for line, events in random_game(args.seed, players, boards=True, mistakes=MISTAKES):
         if args.json:
             out.write(json.dumps({"in": line}) + "\n")
             for event in events:
@@ -53,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             if event["event"] == "turn":
                 turns += 1
                 out.write(f"\n{event['text']}\n")
+            elif event["event"] in ("illegal", "error"):
+                out.write(f"  ! {event['text']}\n")
             elif event["event"] in ("finished", "game-over"):
                 out.write(f"\n*** {event['text']}\n")
             else:

@@ -428,3 +428,16 @@ def test_last_pop_survives_the_move_and_follows_undo_and_corrections() -> None:
     assert ref.last_pop == 2
     ref.feed({"setup": {}})
     assert ref.last_pop is None
+
+
+def test_random_games_with_mistakes_play_the_same_game_and_refuse_each_slip() -> None:
+    from companion.referee.playthrough import random_game
+
+    for boards in (False, True):
+        clean = random_game_inputs(4, boards=boards)
+        slipped = list(random_game(4, boards=boards, mistakes=0.2))
+        kept = [line for line, out in slipped if not (out and out[0]["event"] == "illegal")]
+        refused = [out for _, out in slipped if out and out[0]["event"] == "illegal"]
+        assert kept == clean
+        assert len(refused) >= 5 and all(len(out) == 1 for out in refused)
+        assert {out[0]["reason"] for out in refused} <= {"wrong-count", "not-start", "overshoot"}

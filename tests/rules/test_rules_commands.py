@@ -22,6 +22,7 @@ def test_demo_referees_a_whole_game_and_prints_the_turns(
     assert re.search(r"^(Red|Blue|Yellow|Green)'s turn\.$", out, re.M)
     assert re.search(r"^\*\*\* Game over: \w+ wins\.$", out, re.M)
     assert "error" not in out.lower() and "does not match" not in out
+    assert re.search(r"^  ! That peg moved \d spaces?, but the pop was \d\.$", out, re.M)
 
 
 def test_demo_json_is_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
