@@ -46,17 +46,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="rendered dome frames (default 1000)")
     parser.add_argument("--seed", type=int, default=900_000,
                         help="first seed of the rendered frames (default 900000)")
-    parser.add_argument("--only", choices=("dice-real", "dice-rendered"), action="append",
+    parser.add_argument("--only", choices=("dice-real", "dice-rendered", "board"), action="append",
                         help="run only these parts (repeatable)")
+    parser.add_argument("--calibrated", action="store_true",
+                        help="board part: calibrate on each scene's opening position first")
 
 
 def run(args: argparse.Namespace) -> int:
-    parts = set(args.only or ("dice-real", "dice-rendered"))
+    parts = set(args.only or ("dice-real", "dice-rendered", "board"))
     if "dice-real" in parts:
         bench_dice_real()
     if "dice-rendered" in parts:
         bench_dice_rendered(args.frames, args.seed)
+    if "board" in parts:
+        bench_board(args)
     return 0
+
+
+def bench_board(args: argparse.Namespace) -> None:
+    """The board part: every hole, whole frames, the die through the whole
+    pipeline, and time per frame (``companion.vision.benchmark``, docs/vision.md)."""
+    from companion.vision.benchmark import run_board
+
+    run_board(args)
 
 
 def _pct(ok: int, n: int) -> str:

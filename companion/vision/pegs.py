@@ -101,7 +101,11 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     wb = white[:, None, :]
     base = samples["base"] / wb
     base_sat = np.linalg.norm(chroma(base), axis=-1)
-    recess = (base.max(axis=-1) < model.recess_value) & (base_sat < model.recess_saturation)
+    value = base.max(axis=-1)
+    recess = (value < model.recess_value) & (base_sat < model.recess_saturation)
+    # A recess smeared by motion blur or defocus is greyer and lighter, but
+    # still grey: a peg's body is never this unsaturated.
+    recess |= (value < BLURRED_RECESS_VALUE) & (base_sat < BLURRED_RECESS_SATURATION)
     protos = np.stack([model.peg_chroma[c] for c in COLORS])
     protos = protos / np.linalg.norm(protos, axis=1, keepdims=True)
     top, sat, cos = _colour_match(samples["top"] / wb, protos)
@@ -136,6 +140,10 @@ def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
         return top
     return None
 
+
+#: A blurred recess: brightest channel and saturation below these.
+BLURRED_RECESS_VALUE = 0.55
+BLURRED_RECESS_SATURATION = 0.3
 
 #: The saturation a washed-out peg must still show on top, body and base alike.
 WEAK_SATURATION = 0.22
