@@ -104,10 +104,10 @@ def legal_moves(state: State, pop: int | None = None) -> tuple[Move, ...]:
     A two-colour player's pegs of both colours are its own: neither lands on
     nor bumps the other.
     """
-    pegs, track, sides, options, phase, turn = state[:6]
+    pegs, track, sides, options, phase, turn, pending, sixes = state[:8]
     if pop is None:
-        pop = state.pop
-        if phase is not _MOVE or (pop == 6 and state.sixes >= 3 and options.three_sixes):
+        pop = pending
+        if phase is not _MOVE or (pop == 6 and sixes >= 3 and options.three_sixes):
             return ()
     elif phase is _OVER or phase is _FIRST:
         return ()
@@ -116,20 +116,16 @@ def legal_moves(state: State, pop: int | None = None) -> tuple[Move, ...]:
     add = moves.append
     side = sides[turn]
     for c in side:
-        mine = pegs[c]
+        mine = pegs[c]  # sorted: the Home pegs (-1) come first
         color = COLORS[c]
         absolute = ABSOLUTE[c]
-        last = -2
+        if mine[0] == HOME and (pop == 6 or basic):
+            occupant = track[START[c]]
+            if occupant not in side:
+                victim = COLORS[occupant] if occupant >= 0 else None
+                add(_new(Move, (color, HOME, 0, victim, pop)))
         for p in mine:
-            if p == last:
-                continue
-            last = p
-            if p < 0:
-                if pop == 6 or basic:
-                    occupant = track[START[c]]
-                    if occupant not in side:
-                        victim = COLORS[occupant] if occupant >= 0 else None
-                        add(_new(Move, (color, HOME, 0, victim, pop)))
+            if p == HOME:
                 continue
             q = p + pop
             if q <= LAST_TRACK:
