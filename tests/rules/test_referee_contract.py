@@ -314,15 +314,23 @@ def test_turn_skip_and_peg_commands_and_their_undo() -> None:
         referee=ref,
     )
     assert out[-1]["event"] == "peg" and ref.state.places("red")[-1] == "track:4"
-    assert ref.feed({"command": "peg", "color": "red", "from": "track:4", "to": "track:8"}) != []
-    assert (
-        names(ref.feed({"command": "undo"})) == ["undo"]
-        and ref.state.places("red")[-1] == "track:4"
-    )
-    bad = ref.feed({"command": "turn", "color": "red"})
-    assert names(bad) == ["turn"]
-    blue_full = ref.feed({"command": "peg", "color": "red", "from": "track:4", "to": "track:1"})
-    assert names(blue_full) == ["peg"]
+    assert names(
+        ref.feed({"command": "peg", "color": "red", "from": "track:4", "to": "track:8"})
+    ) == ["peg"]
+    assert names(ref.feed({"command": "undo"})) == ["undo"]
+    assert ref.state.places("red")[-1] == "track:4"
+    # A correction may not put two pegs on one place, nor win the game.
+    ref.feed(start(red=["track:4", "finish:2", "finish:3", "finish:4"], blue=["track:9"]))
+    before = ref.state
+    for to in ("track:9", "finish:2", "finish:1"):
+        out = ref.feed({"command": "peg", "color": "red", "from": "track:4", "to": to})
+        assert names(out) == ["error"] and ref.state == before
+    # The turn command hands the turn to a player; an unknown or absent colour is an error.
+    assert names(ref.feed({"command": "turn", "color": "blue"})) == ["turn"]
+    assert ref.state.player == "blue"
+    assert names(
+        feed_all({"setup": {"players": ["red", "blue"]}}, {"command": "turn", "color": "green"})
+    ) == ["error"]
 
 
 def test_finished_places_and_game_over_with_play_on() -> None:
