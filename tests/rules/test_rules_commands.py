@@ -56,3 +56,12 @@ def test_rules_doctests() -> None:
         failures += result.failed
         tried += result.attempted
     assert failures == 0 and tried >= 10
+
+
+def test_demo_is_the_same_game_for_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    cli.main(["demo", "--seed", "7"])
+    first = capsys.readouterr().out
+    cli.main(["demo", "--seed", "7"])
+    assert capsys.readouterr().out == first
+    cli.main(["demo", "--seed", "8"])
+    assert capsys.readouterr().out != first
