@@ -47,20 +47,20 @@ def draw_die(
     if side_value is not None:
         # A side face below the top face, seen at a slant: 0.45 of its height.
         quad = np.array([to_image(-0.5, 0.5), to_image(0.5, 0.5), to_image(0.5, 0.95), to_image(-0.5, 0.95)])
-        cv2.fillConvexPoly(img, np.int32(np.round(quad)), (170, 180, 185), cv2.LINE_AA)
+        cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), (170, 180, 185), cv2.LINE_AA)
         for i, j in PIPS[side_value]:
             p = to_image(0.27 * i, 0.725 + 0.12 * j)
             axes = (max(1, int(0.08 * size)), max(1, int(0.035 * size)))
             cv2.ellipse(img, (int(p[0]), int(p[1])), axes, angle_deg, 0, 360, (40, 40, 40), -1, cv2.LINE_AA)
     quad = np.array([to_image(-0.5, -0.5), to_image(0.5, -0.5), to_image(0.5, 0.5), to_image(-0.5, 0.5)])
-    cv2.fillConvexPoly(img, np.int32(np.round(quad)), (200, 210, 212), cv2.LINE_AA)
+    cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), (200, 210, 212), cv2.LINE_AA)
     inner = np.array([to_image(-0.45, -0.45), to_image(0.45, -0.45), to_image(0.45, 0.45), to_image(-0.45, 0.45)])
-    cv2.fillConvexPoly(img, np.int32(np.round(inner)), (232, 240, 242), cv2.LINE_AA)
+    cv2.fillConvexPoly(img, np.round(inner).astype(np.int32), (232, 240, 242), cv2.LINE_AA)
     for i, j in PIPS[value]:
         p = to_image(0.27 * i, 0.27 * j)
         cv2.circle(img, (int(round(p[0])), int(round(p[1]))), int(round(0.085 * size)), (30, 30, 35), -1, cv2.LINE_AA)
     if glare_cell is not None:
         p = to_image(0.27 * glare_cell[0], 0.27 * glare_cell[1])
         cv2.circle(img, (int(round(p[0])), int(round(p[1]))), int(round(0.12 * size)), (250, 252, 252), -1, cv2.LINE_AA)
-    img = cv2.GaussianBlur(img, (0, 0), 0.8)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    blurred = cv2.GaussianBlur(img, (0, 0), 0.8)
+    return np.clip(blurred, 0, 255).astype(np.uint8)

@@ -50,6 +50,6 @@ def test_no_die_is_hidden_with_no_value() -> None:
 
 def test_bad_input_is_refused_with_a_clear_error() -> None:
     with pytest.raises(ValueError, match="8-bit"):
-        read_die_photo(np.zeros((10, 10, 3), np.float32))  # type: ignore[arg-type]
+        read_die_photo(np.zeros((10, 10, 3), np.float32))
     with pytest.raises(ValueError, match="shape"):
         read_die_photo(np.zeros((10, 10, 2), np.uint8))
