@@ -151,7 +151,7 @@ lines = st.dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(lines | st.builds(lambda n: {"pop": n}, st.integers(1, 6)), max_size=25))
 def test_the_referee_never_crashes_and_errors_change_nothing(inputs: list[dict[str, Any]]) -> None:
     """Any sequence of JSON objects: events always have event and text, an
