@@ -77,13 +77,20 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         session = open_session(
-            speaker, store=store, source=f"video {path}", players=players, rules=rules, resume=args.resume
+            speaker,
+            store=store,
+            source=f"video {path}",
+            players=players,
+            rules=rules,
+            resume=args.resume,
+            rerun=True,
         )
         if path.suffix == ".jsonl":
             feed_observations(session.loop, read_observations(path, session.resume_t), on_event)
         else:
             stream = options.vision_stream(args.layout, args.calibration)
             feed_frames(session.loop, video_frames(path, session.resume_t), stream, on_event=on_event)
+        session.loop.end_fast_forward()
     finally:
         close = getattr(speaker, "close", None)
         if callable(close):

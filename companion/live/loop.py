@@ -43,7 +43,7 @@ from companion.live.observations import (
     Spoken,
     Tick,
 )
-from companion.live.ports import Recorder, Speaker
+from companion.live.ports import Recorder, RecordItem, Speaker
 from companion.live.referee_view import LiveReferee, RefereeView
 from companion.referee.board_diff import read_board
 from companion.referee.inputs import InputError, parse_board
@@ -134,6 +134,17 @@ class Loop:
         self.pending_confirm: Spoken | None = None
         self.last_contradiction: dict[str, Any] | None = None
         self.last_pop_seen: int | None = None  # the die's last settled value, as seen
+        # What one observation produced, written in one transaction and only
+        # then spoken (see _flush): an observation is atomic in the record.
+        self._unrecorded: list[RecordItem] = []
+        self._unsaid: list[Announcement] = []
+        self._finished_places: list[str] | None = None
+        # Fast-forward (a resumed replay): observations up to _ff_until are
+        # re-run silently and must reproduce the recorded inputs exactly.
+        self._ff_until: float | None = None
+        self._ff_expected: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        self._ff_got: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        self._ff_inputs: list[dict[str, Any]] = []
 
     # -- starting ------------------------------------------------------------
 
@@ -148,6 +159,7 @@ class Loop:
         self.referee = RefereeView(self._factory())
         self.stage = "opening"
         self._say("Put every peg in its Home. I am looking for the board.")
+        self._flush()
 
     def resume(self, players: list[list[str]], inputs: list[dict[str, Any]]) -> None:
         """Continue a recorded game: replay its inputs silently, then check the board."""
@@ -165,11 +177,49 @@ class Loop:
             + (f" It is {turn.capitalize()}'s turn." if turn else "")
             + " Let me check the board."
         )
+        self._flush()
 
     # -- the one entry point -------------------------------------------------
 
+    def fast_forward(
+        self, until: float, recorded: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    ) -> None:
+        """Re-run observations up to *until* silently (a resumed replay).
+
+        Call after :meth:`start`. The loop is deterministic, so re-running
+        the same observations rebuilds everything the record cannot hold
+        (a held pop, a wrong board already announced, a pending reminder);
+        the inputs it makes are checked against *recorded* (the record's
+        ``(line, events)`` pairs) and nothing is recorded or said twice.
+        """
+        self._ff_until = until
+        self._ff_expected = [(dict(line), list(events)) for line, events in recorded]
+        self._ff_got = []
+        self._ff_inputs = [line for line, _ in recorded]
+
+    def end_fast_forward(self) -> None:
+        """Leave fast-forward: continue live if the re-run matched the record,
+        else fall back to resuming from the record alone (and say so)."""
+        if self._ff_until is None:
+            return
+        self._ff_until = None
+        self._unsaid.clear()
+        if self._ff_got == self._ff_expected:
+            self._say("Resuming the game where the record stops.")
+        else:
+            n = next(
+                (i for i, (a, b) in enumerate(zip(self._ff_got, self._ff_expected, strict=False)) if a != b),
+                min(len(self._ff_got), len(self._ff_expected)),
+            )
+            players = self.players or []
+            self._say(f"The video does not replay the record from input {n}; resuming from the record.")
+            self.resume(players, self._ff_inputs)
+        self._flush()
+
     def handle(self, obs: Observation) -> None:
         """Take one observation (in time order) and act on it."""
+        if self._ff_until is not None and obs.t > self._ff_until:
+            self.end_fast_forward()
         self.t = obs.t
         if isinstance(obs, Spoken):
             from companion.live.corrections import handle_spoken
@@ -210,6 +260,31 @@ class Loop:
         elif isinstance(obs, Tick):
             pass
         self._timers()
+        self._flush()
+
+    def _flush(self) -> None:
+        """Record what this observation fed the referee, then speak.
+
+        One transaction per observation: a crash leaves the record at an
+        observation boundary, so a resumed replay continues exactly, and
+        nothing is ever said that the record does not hold.
+        """
+        if self._ff_until is not None:
+            self._ff_got.extend((item.line, item.events) for item in self._unrecorded)
+            self._unrecorded.clear()
+            self._unsaid.clear()
+            self._finished_places = None
+            return
+        if self.recorder is not None:
+            if self._unrecorded:
+                self.recorder.record(list(self._unrecorded))
+            if self._finished_places is not None:
+                self.recorder.finished(self._finished_places)
+        self._unrecorded.clear()
+        self._finished_places = None
+        for item in self._unsaid:
+            self.speaker.say(item.text, urgent=item.urgent)
+        self._unsaid.clear()
 
     # -- boards --------------------------------------------------------------
 
@@ -291,7 +366,7 @@ class Loop:
         if self.stage == "check":
             # After a resume or a camera reconnect: accept a legal move made
             # meanwhile, otherwise say what differs and wait.
-            if not miss and self._legal_on(self.referee.state, whole):
+            if (not miss or self._explained(seen, expected, miss)) and self._legal_on(self.referee.state, whole):
                 self.stage = "game"
                 self._feed_board(whole, miss)
                 return
@@ -383,7 +458,7 @@ class Loop:
 
     def _ready_for_pop(self) -> bool:
         return (
-            self.stage == "game"
+            self.stage in ("game", "check")
             and self.referee.phase in ("first", "pop")
             and self.illegal_board is None
         )
@@ -405,8 +480,7 @@ class Loop:
     def _feed(self, line: dict[str, Any], origin: str) -> list[dict[str, Any]]:
         """Feed one input to the referee, record it, then announce its events."""
         events = self.referee.feed(line)
-        if self.recorder is not None:
-            self.recorder.record(line, events, self.t, origin)
+        self._unrecorded.append(RecordItem(line, events, self.t, origin))
         for event in events:
             self.events.append((self.t, event))
             self._track_places(event)
@@ -415,9 +489,7 @@ class Loop:
                 self._say(text, urgent=event.get("event") in URGENT_EVENTS, event=event)
         if self.referee.over and self.stage != "over":
             self.stage = "over"
-            places = self._final_places()
-            if self.recorder is not None:
-                self.recorder.finished(places)
+            self._finished_places = self._final_places()
             if self.score_sentence is not None:
                 self._say(self.score_sentence())
         return events
@@ -439,8 +511,9 @@ class Loop:
     # -- speaking ------------------------------------------------------------
 
     def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None) -> None:
-        self.said.append(Announcement(self.t, text, urgent, event))
-        self.speaker.say(text, urgent=urgent)
+        item = Announcement(self.t, text, urgent, event)
+        self.said.append(item)
+        self._unsaid.append(item)
 
     def say(self, text: str, urgent: bool = False) -> None:
         """Say something of the loop's own (used by the corrections)."""

@@ -7,7 +7,16 @@ can change inside without touching the loop.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
+
+
+class RecordItem(NamedTuple):
+    """One referee input fed by the loop, with its events, time and origin."""
+
+    line: dict[str, Any]
+    events: list[dict[str, Any]]
+    t: float | None
+    origin: str  # 'setup', 'camera', 'voice', 'loop'
 
 
 class Referee(Protocol):
@@ -23,9 +32,13 @@ class Speaker(Protocol):
 
 
 class Recorder(Protocol):
-    """Where accepted referee inputs go, before anything is spoken."""
+    """Where the referee inputs go, before anything is spoken.
 
-    def record(self, line: dict[str, Any], events: list[dict[str, Any]], t: float | None, origin: str) -> None: ...
+    ``record`` gets every input one observation produced and must commit them
+    together (one transaction) before returning.
+    """
+
+    def record(self, items: list[RecordItem]) -> None: ...
 
     def correction(self, command: dict[str, Any], outcome: str, t: float | None) -> None: ...
 

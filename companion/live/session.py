@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import UserError
 from companion.live.loop import Loop, LoopSettings
-from companion.live.ports import Speaker
+from companion.live.ports import RecordItem, Speaker
 from companion.referee import Referee
 from companion.store import GameStore, score_table
 
@@ -27,12 +27,14 @@ class StoreRecorder:
         self.source = source
         self.game_id = game_id
 
-    def record(self, line: dict[str, Any], events: list[dict[str, Any]], t: float | None, origin: str) -> None:
-        if origin == "setup" or self.game_id is None:
-            players = line.get("setup", {}).get("players", []) if "setup" in line else []
-            sides = [[p] if isinstance(p, str) else list(p) for p in players]
+    def record(self, items: list[RecordItem]) -> None:
+        first = items[0]
+        if first.origin == "setup" or self.game_id is None:
+            setup = first.line.get("setup")
+            players = setup.get("players", []) if isinstance(setup, dict) else []
+            sides = [[p] if isinstance(p, str) else list(p) for p in players or []]
             self.game_id = self.store.new_game(sides, self.source)
-        self.store.record(self.game_id, line, events, t=t, origin=origin)
+        self.store.record_many(self.game_id, [(i.line, i.events, i.t, i.origin) for i in items])
 
     def correction(self, command: dict[str, Any], outcome: str, t: float | None) -> None:
         if self.game_id is not None:
@@ -65,10 +67,19 @@ def open_session(
     players: list[list[str]] | None,
     rules: dict[str, Any] | None = None,
     resume: bool = False,
+    rerun: bool = False,
     settings: LoopSettings | None = None,
     referee_factory: Callable[[], Referee] = Referee,
 ) -> Session:
-    """Start a new game, or resume the last unfinished one from the record."""
+    """Start a new game, or resume the last unfinished one from the record.
+
+    With *rerun* (a replay of the same recording), the resumed loop re-runs
+    the recording from its start silently up to where the record stops and
+    checks it reproduces the record (exact); without it (a live camera), the
+    loop rebuilds the game from the record and checks the board it sees.
+    ``Session.resume_t`` is where the input should be continued from
+    (``None``: from its start).
+    """
     recorder = StoreRecorder(store, source) if store is not None else None
 
     def score() -> str:
@@ -79,12 +90,19 @@ def open_session(
         loop.start(players, rules)
         return Session(loop, recorder)
     if store is None or recorder is None:
-        raise UserError("--resume needs the game record (do not combine it with --no-db)")
+        raise UserError("--resume needs the game record (--db FILE)")
     game = store.last_unfinished()
     if game is None:
         raise UserError(f"there is no unfinished game to resume in {store.path}")
     recorded = store.inputs(game.id)
     recorder.game_id = game.id
-    loop.resume([list(p) for p in game.players], [r.input for r in recorded])
+    sides = [list(p) for p in game.players]
     times = [r.t for r in recorded if r.t is not None]
-    return Session(loop, recorder, resume_t=max(times) if times else None)
+    resume_t = max(times) if times else None
+    if rerun and resume_t is not None:
+        setups = [r.input["setup"] for r in recorded if isinstance(r.input.get("setup"), dict)]
+        loop.start(sides, dict(setups[-1].get("rules") or {}) if setups else rules)
+        loop.fast_forward(resume_t, [(r.input, list(r.events)) for r in recorded])
+        return Session(loop, recorder, resume_t=None)
+    loop.resume(sides, [r.input for r in recorded])
+    return Session(loop, recorder, resume_t=resume_t)

@@ -191,23 +191,39 @@ class GameStore:
 
         Committed before returning: call it before speaking the events.
         """
+        return self.record_many(game_id, [(input_line, events, t, origin)])
+
+    def record_many(
+        self,
+        game_id: int,
+        items: Sequence[tuple[dict[str, Any], Sequence[dict[str, Any]], float | None, str]],
+    ) -> int:
+        """Record several inputs (line, events, t, origin) in ONE transaction.
+
+        The loop records everything one observation produced this way, so a
+        crash never leaves half of an observation in the record. Returns the
+        seq of the last input.
+        """
         row = self._conn.execute(
             "SELECT coalesce(max(seq), -1) + 1 FROM inputs WHERE game_id = ?", (game_id,)
         ).fetchone()
-        seq = int(row[0])
-        statements: list[tuple[str, tuple[Any, ...]]] = [
-            (
-                "INSERT INTO inputs (game_id, seq, t, origin, input) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, t, origin, json.dumps(input_line, sort_keys=True)),
-            )
-        ]
-        for n, event in enumerate(events):
+        seq = int(row[0]) - 1
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        for input_line, events, t, origin in items:
+            seq += 1
             statements.append(
                 (
-                    "INSERT INTO events (game_id, input_seq, n, event) VALUES (?, ?, ?, ?)",
-                    (game_id, seq, n, json.dumps(event, sort_keys=True)),
+                    "INSERT INTO inputs (game_id, seq, t, origin, input) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, t, origin, json.dumps(input_line, sort_keys=True)),
                 )
             )
+            for n, event in enumerate(events):
+                statements.append(
+                    (
+                        "INSERT INTO events (game_id, input_seq, n, event) VALUES (?, ?, ?, ?)",
+                        (game_id, seq, n, json.dumps(event, sort_keys=True)),
+                    )
+                )
         self._write(statements)
         return seq
 

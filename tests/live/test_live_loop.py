@@ -18,6 +18,7 @@ from companion.live.observations import (
     Spoken,
     Tick,
 )
+from companion.live.ports import RecordItem
 from companion.referee import Referee
 
 HOME4 = ["home"] * 4
@@ -37,8 +38,8 @@ class ListRecorder:
         self.corrections: list[tuple[dict[str, Any], str]] = []
         self.places: list[str] | None = None
 
-    def record(self, line: dict[str, Any], events: list[dict[str, Any]], t: float | None, origin: str) -> None:
-        self.inputs.append(line)
+    def record(self, items: list[RecordItem]) -> None:
+        self.inputs.extend(item.line for item in items)
 
     def correction(self, command: dict[str, Any], outcome: str, t: float | None) -> None:
         self.corrections.append((command, outcome))

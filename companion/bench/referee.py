@@ -1,0 +1,110 @@
+"""``companion bench referee``: whole seeded games refereed end to end.
+
+Prints, over N seeded games: the share of games refereed with every event
+right, false "illegal move" announcements per 100 games, missed illegal moves,
+the delay from a settled pop or a final stable move to its announcement
+(seconds of game time), and, for rendered video, frames per second on one core.
+
+``--source truth`` feeds the loop the simulator's truth observations (a
+perfect camera) with seeded messy hands woven in: it measures the loop and
+the referee, not the vision. ``--source video`` renders each game with the
+simulator and reads it back through the vision stream.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+from companion.errors import UserError
+
+SOURCES = ("truth", "video")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=20, help="how many seeded games (default 20)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--source", choices=SOURCES, default="truth", help="truth observations or rendered video")
+    parser.add_argument(
+        "--messy", type=float, default=0.25, help="chance of a messy hand per step, truth source (default 0.25)"
+    )
+    parser.add_argument("--players", type=int, default=0, choices=(0, 2, 3, 4), help="players per game (0: 2 to 4 by seed)")
+
+
+class _Silent:
+    def say(self, text: str, urgent: bool = False) -> None:
+        pass
+
+
+def _players(seed: int, n: int) -> list[str]:
+    from companion.rules import COLORS
+
+    count = n or 2 + seed % 3
+    return list(COLORS[:count])
+
+
+def _truth_game(seed: int, players: list[str], messy: float) -> tuple[Any, Any, float, int]:
+    from companion.live.judge import judge
+    from companion.live.loop import Loop
+    from companion.live.run import feed_observations
+    from companion.live.scripted import scripted_game
+    from companion.referee import Referee
+
+    game = scripted_game(seed, players, messy=messy)
+    loop = Loop(Referee, _Silent())
+    loop.start(game.players)
+    started = time.perf_counter()
+    feed_observations(loop, game.observations)
+    spent = time.perf_counter() - started
+    verdict = judge(
+        game.truth, loop.events, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at
+    )
+    return verdict, game, spent, len(game.observations)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UserError(f"--games must be at least 1, not {args.games}")
+    if not 0.0 <= args.messy <= 1.0:
+        raise UserError(f"--messy is a chance from 0 to 1, not {args.messy}")
+    if args.source == "video":
+        from companion.bench.referee_video import run_video
+
+        return run_video(args)
+    right = false_illegal = missed = shown_illegal = 0
+    delays: list[float] = []
+    spent = 0.0
+    observations = 0
+    messes: dict[str, int] = {}
+    failures: list[str] = []
+    for seed in range(args.seed, args.seed + args.games):
+        verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy)
+        right += verdict.right
+        false_illegal += verdict.false_illegal
+        missed += verdict.missed_illegal
+        shown_illegal += len(game.illegal_at)
+        delays.extend(verdict.delays)
+        spent += secs
+        observations += n
+        for k, v in game.messy.items():
+            messes[k] = messes.get(k, 0) + v
+        if not verdict.right:
+            failures.append(f"  seed {seed}: {verdict.first_difference or 'illegal-move calls differ'}")
+    games = args.games
+    print(f"source: truth observations (a perfect camera; measures loop and referee, not vision), messy={args.messy}")
+    print(f"messy hands woven in: {', '.join(f'{k} {v}' for k, v in sorted(messes.items()))}")
+    print(f"games: {games}")
+    print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
+    print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
+    print(f"missed illegal moves: {missed} of {shown_illegal} shown")
+    if delays:
+        print(
+            f"delay settled -> announced: mean {statistics.fmean(delays):.3f} s, "
+            f"max {max(delays):.3f} s (game time; {len(delays)} pops and moves)"
+        )
+    print(f"loop speed: {observations / spent if spent else 0:.0f} observations/s on one core")
+    for line in failures[:10]:
+        print(line)
+    return 0

@@ -1,0 +1,120 @@
+"""``companion replay`` on observation files: the truth out, and a crash survived."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.live.judge import event_key
+from companion.live.observations import to_json
+from companion.live.scripted import ScriptedGame, scripted_game
+from companion.store import GameStore
+
+
+def write_game(path: Path, game: ScriptedGame) -> Path:
+    with path.open("w") as f:
+        for obs in game.observations:
+            f.write(json.dumps(to_json(obs)) + "\n")
+    return path
+
+
+def events_of(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_replay_prints_the_truth_event_for_event(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = scripted_game(11, ["red", "blue", "green"], messy=0.3)
+    assert game.illegal_at, "the seed should put in at least one illegal move"
+    path = write_game(tmp_path / "g.jsonl", game)
+    assert main(["replay", str(path), "--players", "red,blue,green"]) == 0
+    out = events_of(capsys.readouterr().out)
+    assert [event_key(e) for e in out if e["event"] != "illegal"] == [event_key(e) for e in game.truth]
+    assert sum(e["event"] == "illegal" for e in out) == len(game.illegal_at)
+    assert out[-1]["event"] == "game-over"
+
+
+def test_replay_records_the_game_and_the_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = scripted_game(5, ["red", "blue"])
+    path = write_game(tmp_path / "g.jsonl", game)
+    db = tmp_path / "rec.sqlite3"
+    assert main(["replay", str(path), "--db", str(db)]) == 0
+    capsys.readouterr()
+    with GameStore(db) as store:
+        (row,) = store.games()
+        assert row.status == "finished" and row.places is not None
+        assert [event_key(e) for e in store.events(row.id)] == [event_key(e) for e in game.truth]
+    assert main(["score", "--db", str(db)]) == 0
+    assert row.places[0] in capsys.readouterr().out
+
+
+def test_bad_observation_line_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"t": 0.5, "board": {"red": ["home"]}}\n{"t": 1.0, "pop": 9}\n')
+    assert main(["replay", str(path), "--players", "red,blue"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.jsonl:2" in err and "1 to 6" in err
+
+
+def test_resume_needs_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_game(tmp_path / "g.jsonl", scripted_game(1, ["red", "blue"]))
+    assert main(["replay", str(path), "--resume"]) == 2
+    assert "--db" in capsys.readouterr().err
+    assert main(["replay", str(path), "--resume", "--db", str(tmp_path / "empty.sqlite3")]) == 2
+    assert "no unfinished game" in capsys.readouterr().err
+
+
+def _record(db: Path) -> list[tuple]:
+    with GameStore(db) as store:
+        (row,) = [g for g in store.games() if g.status != "abandoned"]
+        return [(r.input, r.events, r.t, r.origin) for r in store.inputs(row.id)], row.status
+
+
+@pytest.mark.slow
+def test_sigkill_mid_game_then_resume_gives_the_same_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = scripted_game(23, ["red", "blue", "yellow", "green"], messy=0.3)
+    path = write_game(tmp_path / "g.jsonl", game)
+    whole_db = tmp_path / "whole.sqlite3"
+    assert main(["replay", str(path), "--db", str(whole_db)]) == 0
+    whole, status = _record(whole_db)
+    assert status == "finished"
+
+    db = tmp_path / "killed.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "replay", str(path), "--db", str(db)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    target = len(whole) // 3
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, "replay ended before it could be killed"
+            try:
+                with sqlite3.connect(db, timeout=1) as conn:
+                    n = conn.execute("SELECT count(*) FROM inputs").fetchone()[0]
+            except sqlite3.Error:
+                n = 0
+            if n >= target:
+                break
+            time.sleep(0.002)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    partial, status = _record(db)
+    assert status == "playing" and target <= len(partial) < len(whole)
+    assert partial == whole[: len(partial)]
+
+    assert main(["replay", str(path), "--db", str(db), "--resume"]) == 0
+    capsys.readouterr()
+    resumed, status = _record(db)
+    assert status == "finished"
+    assert resumed == whole
