@@ -71,7 +71,34 @@ def read_wav(path: Path | str) -> Clip:
             samples = pcm_to_float(raw, width, channels)
         except UserError as exc:
             raise UserError(f"{p}: {exc}") from None
-    return Clip(resample(samples, rate, RATE), str(p))
+    up = resample(samples, rate, RATE)
+    if rate < RATE:
+        up = fold_band(up, rate / 2)
+    return Clip(up, str(p))
+
+
+def fold_band(x: Samples, nyquist_in: float, gain: float = 1.0) -> Samples:
+    """Fill the empty band above *nyquist_in* with its mirror image.
+
+    Narrowband recordings (8 kHz telephone-band, like the shared spoken digits)
+    have nothing above 4 kHz, where the 16 kHz acoustic model expects the
+    energy of /s/, /f/ and /th/: "six" then loses its fricatives and is heard
+    as "two" or "one". Mirroring the spectrum about the old Nyquist frequency
+    (what upsampling by zero-stuffing does for a factor of 2) restores
+    plausible fricative energy. Measured on the real digits (docs/voice.md):
+    80.7% -> 86.1% with a digits grammar. The band below *nyquist_in* is
+    left untouched.
+    """
+    n = len(x)
+    if n < 4 or nyquist_in >= RATE / 2:
+        return x
+    spec = np.fft.rfft(np.asarray(x, dtype=np.float64))
+    edge = int(round(nyquist_in / (RATE / 2) * (len(spec) - 1)))
+    ks = np.arange(edge + 1, len(spec))
+    src = 2 * edge - ks
+    keep = src >= 1
+    spec[ks[keep]] = gain * np.conj(spec[src[keep]])
+    return np.fft.irfft(spec, n).astype(np.float32)
 
 
 def _parse_riff(data: bytes) -> tuple[int, int, int, int, bytes]:
@@ -183,20 +210,35 @@ def write_wav(path: Path | str, samples: npt.NDArray[np.floating], rate: int = R
 
 
 def pad_with_noise(samples: Samples, seconds: float = 0.25, level: float = 3e-4,
-                   seed: int = 0) -> Samples:
-    """Pad both ends with low-level noise, and dither the whole clip.
+                   seed: int = 0, dither: float = 3e-4) -> Samples:
+    """Pad both ends with noise at *level* RMS, and dither the clip.
 
     Trimmed clips padded with exact zeros lose 5-15 points of accuracy in
     PocketSphinx (its log-energy features go to -inf in digital silence), so
-    the padding is faint white noise and the same noise floor is added under
-    the speech. Seeded, so a clip always decodes the same way.
+    the padding is white noise, ideally at the clip's own background level
+    (:func:`noise_floor`), and faint dither goes under the speech. Seeded, so
+    a clip always decodes the same way.
     """
     rng = np.random.default_rng(seed)
     n = int(seconds * RATE)
-    body = samples + rng.normal(0.0, level, len(samples)).astype(np.float32)
+    body = samples + rng.normal(0.0, dither, len(samples)).astype(np.float32)
     edge_a = rng.normal(0.0, level, n).astype(np.float32)
     edge_b = rng.normal(0.0, level, n).astype(np.float32)
     return np.concatenate([edge_a, body, edge_b]).astype(np.float32)
+
+
+def noise_floor(samples: Samples, minimum: float = 1e-3, maximum: float = 3e-3) -> float:
+    """RMS of the quietest 10 ms frames (10th percentile), within
+    [*minimum*, *maximum*]: the clip's own background level, used to pad it
+    with matching noise. The cap keeps a tightly trimmed clip (whose quietest
+    frames are still speech) from being padded with loud noise; the floor of
+    1e-3 scored best on the real digits (87.3% vs 86.1% at 3e-4)."""
+    n = len(samples) // 160
+    if n < 5:
+        return minimum
+    frames = np.asarray(samples[: n * 160], dtype=np.float64).reshape(n, 160)
+    rms = np.sqrt(np.mean(frames * frames, axis=1))
+    return min(maximum, max(minimum, float(np.percentile(rms, 10))))
 
 
 def add_noise(samples: Samples, snr_db: float, seed: int = 0,

@@ -34,6 +34,10 @@ POP_WINDOW_S = 10.0
 #: the synthesised command and table-talk sets, docs/voice.md).
 WOKEN_THRESHOLD = 0.80
 BARE_THRESHOLD = 0.90
+#: Most seconds of clearly audible sound a command may leave unexplained (the
+#: recogniser aligned it to silence): table talk forced onto a phrase leaves
+#: much more.
+MAX_UNEXPLAINED_S = 0.20
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,11 @@ class Policy:
     """Turns hypotheses into decisions; remembers wake, expectation, pending."""
 
     def __init__(self, woken_threshold: float = WOKEN_THRESHOLD,
-                 bare_threshold: float = BARE_THRESHOLD) -> None:
+                 bare_threshold: float = BARE_THRESHOLD,
+                 max_unexplained_s: float = MAX_UNEXPLAINED_S) -> None:
         self.woken_threshold = woken_threshold
         self.bare_threshold = bare_threshold
+        self.max_unexplained_s = max_unexplained_s
         self._awake_until = -1.0
         self._pop_until = -1.0
         self._pending: Command | None = None
@@ -103,6 +109,9 @@ class Policy:
         threshold = self.woken_threshold if woken else self.bare_threshold
         if command.intent == "wake":
             threshold = self.bare_threshold
+        if hyp.unexplained_s > self.max_unexplained_s:
+            return Decision("ignore", command,
+                            reason=f"{hyp.unexplained_s:.2f} s of speech outside the grammar")
         if hyp.confidence < threshold:
             return Decision("ignore", command, reason=f"low confidence {hyp.confidence:.2f}")
         if command.intent == "wake":

@@ -32,7 +32,7 @@ import numpy as np
 
 from companion import paths
 from companion.voice import grammar
-from companion.voice.audio import RATE, Samples, pad_with_noise, to_pcm16
+from companion.voice.audio import RATE, Samples, noise_floor, pad_with_noise, to_pcm16
 from companion.voice.grammar import Context
 
 #: Folder name of the Vosk model `companion models install vosk-en` unpacks.
@@ -51,6 +51,10 @@ class Hypothesis:
     text: str
     confidence: float
     frames: int = 0
+    #: Seconds of clearly audible sound the recogniser had to explain as
+    #: silence or noise: table talk forced onto a short phrase ("stop kicking
+    #: me" heard as "stop" + silence) leaves much speech unexplained.
+    unexplained_s: float = 0.0
 
     def command(self, context: Context) -> grammar.Command | None:
         return grammar.parse(self.text, context) if self.text else None
@@ -116,16 +120,47 @@ class PocketSphinxRecogniser:
             return "", 0.0
         return hyp.hypstr, float(hyp.best_score)
 
+    def _unexplained(self, clip: Samples, pad_frames: int) -> float:
+        """Seconds of loud frames of *clip* (the audio before padding) that
+        the last decode aligned to silence or fillers."""
+        loud = np.concatenate([np.zeros(pad_frames, bool), loud_frames(clip),
+                               np.zeros(pad_frames + 2, bool)])
+        count = 0
+        for seg in self._decoder.seg():
+            word = seg.word
+            if seg.start_frame < 0 or not (word.startswith("<") or word.startswith("[")
+                                           or word.startswith("+")):
+                continue
+            count += int(loud[seg.start_frame:seg.end_frame + 1].sum())
+        return count / 100.0
+
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
-        pcm = to_pcm16(pad_with_noise(np.asarray(samples, dtype=np.float32)))
+        x = np.asarray(samples, dtype=np.float32)
+        padded = pad_with_noise(x, level=noise_floor(x))
+        pcm = to_pcm16(padded)
         text, score = self._run(context.value, pcm)
         text = grammar.normalise(text)
         frames = len(pcm) // 320
         if not text:
             return Hypothesis("", 0.0, frames)
+        unexplained = self._unexplained(x, (len(padded) - len(x)) // 320)
         _, phone_score = self._run("phones", pcm)
         ratio = score / phone_score if phone_score > 0 else 1.0
-        return Hypothesis(text, min(1.0, ratio), frames)
+        return Hypothesis(text, min(1.0, ratio), frames, unexplained)
+
+
+def loud_frames(samples: Samples, above_floor_db: float = 15.0,
+                below_peak_db: float = 30.0) -> np.ndarray:
+    """A boolean per 10 ms frame: clearly audible sound (well above the clip's
+    noise floor and within reach of its peak)."""
+    n = len(samples) // 160
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    frames = samples[: n * 160].astype(np.float64).reshape(n, 160)
+    db = 10.0 * np.log10(np.mean(frames * frames, axis=1) + 1e-10)
+    floor = float(np.percentile(db, 10))
+    peak = float(db.max())
+    return np.asarray((db > floor + above_floor_db) & (db > peak - below_peak_db))
 
 
 def find_vosk_model() -> Path | None:

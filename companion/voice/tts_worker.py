@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -25,6 +26,19 @@ from typing import Any, TextIO
 def _reply(out: TextIO, obj: dict[str, Any]) -> None:
     out.write(json.dumps(obj) + "\n")
     out.flush()
+
+
+def _wait_for_file(path: Path, seconds: float = 2.0) -> bool:
+    """True once *path* holds more than a WAV header and stops growing."""
+    deadline = time.monotonic() + seconds
+    last = -1
+    while time.monotonic() < deadline:
+        size = path.stat().st_size if path.is_file() else 0
+        if size > 44 and size == last:
+            return True
+        last = size
+        time.sleep(0.005)
+    return False
 
 
 def main() -> int:
@@ -51,8 +65,17 @@ def main() -> int:
                 engine.setProperty("voice", req["voice"])
             engine.save_to_file(str(req["text"]), str(path))
             engine.runAndWait()
-            if not path.is_file() or path.stat().st_size <= 44:
-                raise RuntimeError("the engine wrote no audio")
+            if not _wait_for_file(path):
+                # pyttsx3 sometimes finishes its loop before writing; one retry
+                # with a fresh engine, then give up.
+                engine = pyttsx3.init()
+                engine.setProperty("rate", int(req.get("rate") or default_rate))
+                if req.get("voice"):
+                    engine.setProperty("voice", req["voice"])
+                engine.save_to_file(str(req["text"]), str(path))
+                engine.runAndWait()
+                if not _wait_for_file(path):
+                    raise RuntimeError("the engine wrote no audio")
             _reply(proto, {"ok": True})
         except Exception as exc:
             _reply(proto, {"ok": False, "error": f"{type(exc).__name__}: {exc}"})

@@ -74,3 +74,11 @@ def test_a_bare_number_counts_only_while_a_pop_is_expected() -> None:
     context, d = _hear(policy, "five", 2.0)
     assert context is Context.POP and d.command == Command("pop", value=5)
     assert policy.context(3.0) is Context.LIVE  # the correction was made
+
+
+def test_speech_the_grammar_could_not_explain_is_ignored() -> None:
+    policy = Policy(max_unexplained_s=0.2)
+    context = policy.context(0.0)
+    d = policy.decide(Hypothesis("stop", 1.0, unexplained_s=0.9), context, 0.0)
+    assert d.action == "ignore" and "outside the grammar" in d.reason
+    assert policy.decide(Hypothesis("stop", 1.0, unexplained_s=0.05), context, 1.0).action == "apply"

@@ -1,0 +1,234 @@
+"""``companion bench voice``: command accuracy, real digits, false
+activations, latency, real-time factor and time to first audio.
+
+Sections (each prints its figures and the target):
+
+1. Commands: :data:`~companion.voice.evalsets.COMMAND_SET` spoken by four
+   espeak-ng voices, clean and with white noise at 10 dB SNR, decoded in the
+   live grammar; correct = the right command *and* accepted by the policy.
+2. Real digits one to six (all 900 takes of three speakers), decoded the way
+   the referee hears a pop correction (the POP context), and for reference
+   in the digits-only and the everything-allowed (``listen --wav``) grammars.
+   Skipped cleanly when the folder is absent.
+3. Table talk: :data:`~companion.voice.evalsets.TABLE_TALK` through the live
+   policy; any command acted on is a false activation.
+4. Latency from end of speech to command, through the endpointer on a
+   stream, and the recogniser's real-time factor.
+5. Time from ``Speaker.say`` to the first audio (the rendered WAV).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from companion import paths
+from companion.voice.audio import RATE, add_noise, read_wav
+from companion.voice.evalsets import COMMAND_SET, TABLE_TALK
+from companion.voice.grammar import Command, Context
+from companion.voice.listener import Listener
+from companion.voice.policy import Policy
+from companion.voice.synth import VOICES, synthesise
+
+DIGIT_WORDS = ("one", "two", "three", "four", "five", "six")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true",
+                        help="every 5th real digit clip and two voices (a smoke run)")
+    parser.add_argument("--only", choices=("commands", "digits", "talk", "latency", "tts"),
+                        action="append", help="run only these sections (repeatable)")
+
+
+def _pct(ok: int, n: int) -> str:
+    return f"{100.0 * ok / n:5.1f}% ({ok}/{n})" if n else "n/a"
+
+
+def _verdict(value: float, target: float, higher_is_better: bool = True) -> str:
+    met = value >= target if higher_is_better else value <= target
+    return "met" if met else "MISSED"
+
+
+def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path) -> None:
+    print("Commands (live grammar, wake word; correct = right command, accepted by policy)")
+    for label, snr in (("clean", None), ("10 dB SNR", 10.0)):
+        ok = n = 0
+        misses: Counter[str] = Counter()
+        for vi, voice in enumerate(voices):
+            for pi, (text, expected) in enumerate(COMMAND_SET):
+                audio = synthesise(text, voice=voice, speed=150 + 15 * (vi % 3), cache_dir=cache)
+                if snr is not None:
+                    audio = add_noise(audio, snr, seed=1000 * vi + pi)
+                policy = Policy()
+                context = policy.context(0.0)
+                hyp = listener.recogniser.decode(audio, context)
+                decision = policy.decide(hyp, context, 0.0)
+                got = decision.command if decision.action in ("apply", "confirm") else None
+                n += 1
+                if got == expected:
+                    ok += 1
+                else:
+                    misses[f"{text!r} -> {hyp.text!r} ({decision.action})"] += 1
+        target = 97.0 if snr is None else 93.0
+        acc = 100.0 * ok / n
+        print(f"  {label:10s} {_pct(ok, n)}   target >= {target:.0f}%: {_verdict(acc, target)}")
+        for miss, count in misses.most_common(5):
+            print(f"      miss x{count}: {miss}")
+
+
+def _digit_files(step: int) -> list[tuple[Path, int, str]]:
+    folder = paths.spoken_digits_dir() / "recordings"
+    out = []
+    for f in sorted(folder.glob("[1-6]_*_*.wav"))[::step]:
+        digit, speaker, _take = f.stem.split("_")
+        out.append((f, int(digit), speaker))
+    return out
+
+
+def bench_digits(listener: Listener, step: int) -> None:
+    folder = paths.spoken_digits_dir()
+    if not (folder / "recordings").is_dir():
+        print(f"Real digits: skipped: folder absent ({folder})")
+        return
+    files = _digit_files(step)
+    print(f"Real spoken digits one to six ({len(files)} clips, 3 speakers, 8 kHz)")
+    clips = [(read_wav(f).samples, d, s) for f, d, s in files]
+    for context, note in ((Context.POP, "as a pop correction (POP grammar)"),
+                          (Context.DIGITS, "digits-only grammar"),
+                          (Context.ANY, "everything allowed (listen --wav)")):
+        ok = 0
+        per: dict[str, list[int]] = {}
+        confusions: Counter[str] = Counter()
+        for samples, digit, speaker in clips:
+            if context is Context.ANY:
+                _hyp, cmd = listener.recognise(samples)
+            else:
+                cmd = listener.recogniser.decode(samples, context).command(context)
+            good = cmd == Command("pop", value=digit)
+            ok += good
+            per.setdefault(speaker, [0, 0])
+            per[speaker][0] += good
+            per[speaker][1] += 1
+            if not good:
+                confusions[f"{DIGIT_WORDS[digit - 1]}->{cmd.as_dict() if cmd else None}"] += 1
+        acc = 100.0 * ok / len(clips)
+        speakers = "  ".join(f"{s} {100.0 * a / b:.1f}%" for s, (a, b) in sorted(per.items()))
+        target = f"  target >= 97%: {_verdict(acc, 97.0)}" if context is Context.POP else ""
+        print(f"  {note:36s} {_pct(ok, len(clips))}{target}")
+        print(f"      by speaker: {speakers}")
+        top = ", ".join(f"{k} x{v}" for k, v in confusions.most_common(4))
+        if top:
+            print(f"      top confusions: {top}")
+
+
+def bench_table_talk(listener: Listener, voices: tuple[str, ...], cache: Path) -> None:
+    print(f"Table talk ({len(TABLE_TALK)} sentences x {len(voices)} voices, live policy)")
+    acted = wakes = n = 0
+    examples: list[str] = []
+    for vi, voice in enumerate(voices):
+        for text in TABLE_TALK:
+            audio = synthesise(text, voice=voice, speed=150 + 20 * vi, cache_dir=cache)
+            policy = Policy()
+            context = policy.context(0.0)
+            hyp = listener.recogniser.decode(audio, context)
+            decision = policy.decide(hyp, context, 0.0)
+            n += 1
+            if decision.action in ("apply", "confirm"):
+                acted += 1
+                examples.append(f"{text!r} -> {hyp.text!r} ({hyp.confidence:.2f})")
+            elif decision.action == "wake":
+                wakes += 1
+    rate = 100.0 * acted / n
+    print(f"  false activations: {rate:.2f} per 100 utterances ({acted}/{n})   "
+          f"target <= 1: {_verdict(rate, 1.0, higher_is_better=False)}")
+    print(f"  wake word alone falsely heard: {100.0 * wakes / n:.2f} per 100 "
+          "(arms the listener for 4 s; acts on nothing by itself)")
+    for e in examples[:6]:
+        print(f"      {e}")
+
+
+def bench_latency(listener: Listener, cache: Path) -> None:
+    print("Latency from end of speech to command (stream in 50 ms blocks, endpointer + decode)")
+    latencies: list[float] = []
+    decode_s = audio_s = 0.0
+    rng = np.random.default_rng(7)
+    for i, (text, _cmd) in enumerate(COMMAND_SET[:24]):
+        speech = synthesise(text, voice=VOICES[i % len(VOICES)], cache_dir=cache)
+        loud = np.nonzero(np.abs(speech) > 0.02 * np.abs(speech).max())[0]
+        pad = rng.normal(0, 3e-4, RATE).astype(np.float32)
+        stream = np.concatenate([pad, speech, pad, pad]).astype(np.float32)
+        true_end = (len(pad) + loud[-1]) / RATE
+        ear = Listener(recogniser=listener.recogniser)
+        block = RATE // 20
+        for start in range(0, len(stream), block):
+            t0 = time.perf_counter()
+            heard = ear.feed(stream[start:start + block])
+            spent = time.perf_counter() - t0
+            if heard:
+                fed_until = (start + block) / RATE
+                # the audio clock at detection, plus the time decoding took
+                latencies.append(fed_until - true_end + spent)
+                decode_s += spent
+                audio_s += len(heard[0].utterance.samples) / RATE
+                break
+    if not latencies:
+        print("  no utterance was detected")
+        return
+    med = statistics.median(latencies)
+    p90 = sorted(latencies)[int(0.9 * (len(latencies) - 1))]
+    print(f"  median {1000 * med:.0f} ms, 90th percentile {1000 * p90:.0f} ms "
+          f"over {len(latencies)} commands   target <= 200 ms: {_verdict(med, 0.2, False)}")
+    print(f"  real-time factor of decoding (grammar + confidence pass): {decode_s / audio_s:.3f}")
+
+
+def bench_tts() -> None:
+    from companion.voice.speaker import Speaker
+
+    print("Time from an announcement to its first audio (pyttsx3 worker renders the WAV)")
+    notices = io.StringIO()
+    with tempfile.TemporaryDirectory() as tmp:
+        speaker = Speaker(transcript=io.StringIO(), notices=notices, play=False,
+                          speech_out=Path(tmp))
+        for sentence in ("Red pops a six.", "Blue bumps Yellow home!", "Green's turn.",
+                         "That move is not allowed: you cannot land on your own peg.",
+                         "Yellow wins the game!", "Red pops a three.") * 2:
+            speaker.say(sentence)
+            speaker.wait_idle()
+        speaker.close()
+    if "unavailable" in notices.getvalue():
+        print(f"  skipped: {notices.getvalue().strip()}")
+        return
+    lat = speaker.first_audio_latencies
+    print(f"  first (cold worker start) {1000 * lat[0]:.0f} ms; warm median "
+          f"{1000 * statistics.median(lat[1:]):.0f} ms, max {1000 * max(lat[1:]):.0f} ms")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.voice.recognisers import PocketSphinxRecogniser
+
+    sections = set(args.only or ("commands", "digits", "talk", "latency", "tts"))
+    voices = VOICES[:2] if args.quick else VOICES
+    listener = Listener(recogniser=PocketSphinxRecogniser())
+    print(f"Recogniser: {listener.recogniser.name}; voices: {', '.join(voices)}")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="companion-bench-voice-") as tmp:
+        cache = Path(tmp)
+        if "commands" in sections:
+            bench_commands(listener, voices, cache)
+        if "digits" in sections:
+            bench_digits(listener, step=5 if args.quick else 1)
+        if "talk" in sections:
+            bench_table_talk(listener, voices, cache)
+        if "latency" in sections:
+            bench_latency(listener, cache)
+    if "tts" in sections:
+        bench_tts()
+    print(f"(benchmark took {time.monotonic() - started:.0f} s)")
+    return 0
