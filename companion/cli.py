@@ -19,6 +19,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from companion import __version__
 from companion.errors import UserError
@@ -62,7 +63,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _load(module_name: str):  # type: ignore[no-untyped-def]
+def _load(module_name: str) -> ModuleType:
     return importlib.import_module(f"companion.commands.{module_name}")
 
 
