@@ -81,6 +81,8 @@ EMPTY_BRIGHT = 0.75
 MAX_STEP_RATIO = 2.4
 #: ... and meet at an angle within this many degrees of a right angle.
 MAX_SKEW_DEGREES = 38.0
+#: A one's pip may be rounder or less round than others (a slanted view of a big pip).
+MIN_ONE_ROUNDNESS = 0.58
 #: A one's pip stands alone: no other blob within this many pip diameters.
 ONE_CLEAR = 2.8
 
@@ -249,7 +251,7 @@ def _single(pips: Sequence[Pip], a: int, brightness: NDArray[np.float32]) -> Ite
     smaller and squashed), and a bright disc around it.
     """
     pip = pips[a]
-    if pip.roundness < MIN_ROUNDNESS:
+    if pip.roundness < MIN_ONE_ROUNDNESS:
         return
     clear = ONE_CLEAR * pip.diameter
     if any(
