@@ -39,7 +39,7 @@ COMMAND_SET: tuple[tuple[str, Command], ...] = (
     ("Referee, where are green's pegs?", Command("status", color="green")),
     ("Referee, what's the score?", Command("score")),
     ("Referee, start a new game.", Command("new-game")),
-    ("Referee, pause.", Command("pause")),
+    ("Referee, pause the game.", Command("pause")),
     ("Referee, resume game.", Command("resume")),
     ("Referee, louder.", Command("louder")),
     ("Referee, speak up.", Command("louder")),

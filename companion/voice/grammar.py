@@ -189,8 +189,9 @@ RULES: tuple[Rule, ...] = (
          lambda s: Command("status", color=s["colors"])),
     Rule("score", ("[what's the] score",), _simple("score")),
     Rule("new-game", ("[start a] new game",), _simple("new-game")),
-    Rule("pause", ("pause [game]",), _simple("pause")),
-    Rule("resume", ("resume [game]",), _simple("resume")),
+    # "game" is required: British "pass" sounds like "pause" to the US model.
+    Rule("pause", ("pause [the] game",), _simple("pause")),
+    Rule("resume", ("resume [the] game",), _simple("resume")),
     Rule("louder", ("louder", "speak up"), _simple("louder")),
     Rule("quieter", ("quieter", "softer"), _simple("quieter")),
     Rule("quiet", ("be quiet", "mute"), _simple("quiet")),

@@ -95,6 +95,11 @@ class PocketSphinxRecogniser:
             "samprate": RATE,
             "bestpath": False,
             "topn": topn,
+            # Wide beams: the defaults pruned away every path on some clean
+            # commands ("referee pause" decoded to nothing).
+            "beam": 1e-80,
+            "wbeam": 1e-60,
+            "pbeam": 1e-80,
             "logfn": os.devnull,
         }
         options.update(decoder_options)

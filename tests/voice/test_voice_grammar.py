@@ -104,7 +104,7 @@ EXPECTED = {
     "referee where are green's pegs": Command("status", color="green"),
     "referee what's the score": Command("score"),
     "referee new game": Command("new-game"),
-    "referee pause": Command("pause"),
+    "referee pause the game": Command("pause"),
     "referee resume game": Command("resume"),
     "referee louder": Command("louder"),
     "referee quieter": Command("quieter"),

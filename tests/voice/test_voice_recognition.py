@@ -1,0 +1,128 @@
+"""Real speech through the real recogniser, parser and policy: espeak-ng
+voices (clean and noisy), a table-talk sample, and real human recordings.
+
+Decoding is deterministic, so the thresholds below are set a few points
+under the measured figures (docs/voice.md): low enough not to flake across
+espeak-ng versions, high enough to catch a regression.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion import paths
+from companion.voice.audio import RATE, add_noise, write_wav
+from companion.voice.evalsets import COMMAND_SET, TABLE_TALK
+from companion.voice.grammar import Command, Context
+from companion.voice.listener import Listener
+from companion.voice.policy import Policy
+
+pytestmark = pytest.mark.slow
+
+SAMPLE = COMMAND_SET[::3]  # 16 phrasings covering most intents
+
+
+def _acted(recogniser, audio) -> Command | None:  # type: ignore[no-untyped-def]
+    policy = Policy()
+    context = policy.context(0.0)
+    decision = policy.decide(recogniser.decode(audio, context), context, 0.0)
+    return decision.command if decision.action in ("apply", "confirm") else None
+
+
+@pytest.mark.parametrize(("voice", "speed"), [("en-us", 150), ("en-gb-scotland", 175)])
+def test_spoken_commands_are_recognised(speech, recogniser, voice: str, speed: int) -> None:  # type: ignore[no-untyped-def]
+    got = [_acted(recogniser, speech(text, voice, speed)) == cmd for text, cmd in SAMPLE]
+    assert sum(got) >= len(SAMPLE) - 2, got
+
+
+def test_spoken_commands_survive_noise(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    got = [_acted(recogniser, add_noise(speech(text, "en-us", 160), 10.0, seed=i)) == cmd
+           for i, (text, cmd) in enumerate(SAMPLE)]
+    assert sum(got) >= len(SAMPLE) - 4, got
+
+
+def test_table_talk_is_not_acted_on(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    acted = [(text, c) for text in TABLE_TALK[::6]
+             if (c := _acted(recogniser, speech(text, "en-us", 160))) is not None]
+    assert len(acted) <= 1, acted
+
+
+def test_a_stream_with_a_split_command_is_heard_through_the_wake_word(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(0)
+
+    def quiet(seconds: float) -> np.ndarray:
+        return rng.normal(0, 3e-4, int(seconds * RATE)).astype(np.float32)
+
+    stream = np.concatenate([quiet(0.8), speech("Referee.", "en-us", 160), quiet(0.8),
+                             speech("Whose turn is it?", "en-us", 160), quiet(1.0),
+                             speech("Referee, undo.", "en-us", 160), quiet(1.0)])
+    ear = Listener(recogniser=recogniser)
+    heard = []
+    for i in range(0, len(stream), 800):
+        heard += ear.feed(stream[i:i + 800])
+    heard += ear.finish()
+    actions = [(h.decision.action, h.decision.command) for h in heard]
+    assert actions == [("wake", None), ("apply", Command("whose-turn")),
+                       ("apply", Command("undo"))]
+
+
+def _real_digit_sample() -> list[tuple[Path, int]]:
+    folder = paths.spoken_digits_dir() / "recordings"
+    if not folder.is_dir():
+        pytest.skip(f"real spoken digits absent ({folder})")
+    files = []
+    for digit in range(1, 7):
+        for speaker in ("george", "jackson", "theo"):
+            files += [(folder / f"{digit}_{speaker}_{take}.wav", digit) for take in (3, 17, 31)]
+    return files
+
+
+def test_real_spoken_digits_as_pop_corrections(recogniser) -> None:  # type: ignore[no-untyped-def]
+    from companion.voice.audio import read_wav
+
+    sample = _real_digit_sample()
+    ok = sum(recogniser.decode(read_wav(f).samples, Context.POP).command(Context.POP)
+             == Command("pop", value=d) for f, d in sample)
+    assert ok >= 0.80 * len(sample), f"{ok}/{len(sample)}"
+
+
+def test_listen_command_prints_json_lines_and_fails_on_bad_files(
+        speech, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    from companion.cli import main
+
+    good = tmp_path / "pop.wav"
+    write_wav(good, speech("The pop was five.", "en-us", 160))
+    bare = tmp_path / "four.wav"
+    write_wav(bare, speech("Four.", "en-us", 160), rate=RATE)
+    talk = tmp_path / "talk.wav"
+    write_wav(talk, np.zeros(RATE // 2, np.float32))
+    junk = tmp_path / "junk.wav"
+    junk.write_bytes(b"not a wav")
+    code = main(["listen", "--wav", str(good), str(tmp_path / "missing.wav"), str(bare),
+                 str(junk), str(talk)])
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert [line["file"] for line in lines] == [str(good), str(bare), str(talk)]
+    assert lines[0]["command"] == {"intent": "pop", "value": 5}
+    assert lines[1]["command"] == {"intent": "pop", "value": 4}
+    assert lines[2] == {"file": str(talk), "text": "", "command": None}
+    assert "missing.wav: no such WAV file" in err and "junk.wav: not a readable WAV" in err
+
+
+def test_listen_without_a_microphone_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    try:
+        import sounddevice
+
+        if sounddevice.query_devices():
+            pytest.skip("this machine has audio devices")
+    except OSError:
+        pass
+    assert main(["listen"]) == 2
+    assert "no microphone" in capsys.readouterr().err
