@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
             source=f"video {path}",
             players=players,
             rules=rules,
+            first=args.first,
             resume=args.resume,
             rerun=True,
         )

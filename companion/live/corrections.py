@@ -112,7 +112,7 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
         loop.illegal_board = None
         loop.before_move = None
         loop.places = []
-        loop.start(players, loop.rules)
+        loop.start(players, loop.rules, loop.first)
     elif pending.intent in _CHANGING:
         _apply(loop, pending, "Done.")
 

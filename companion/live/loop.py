@@ -120,6 +120,7 @@ class Loop:
         self.paused = False
         self.players: list[list[str]] | None = None
         self.rules: dict[str, Any] = {}
+        self.first: str | None = None
         self.t = 0.0
         self.last_board: boards.Board | None = None  # last stable board seen (normalised)
         self.board_stale = False  # the last board must change before it is fed again
@@ -148,14 +149,18 @@ class Loop:
 
     # -- starting ------------------------------------------------------------
 
-    def start(self, players: list[list[str]] | None, rules: dict[str, Any] | None = None) -> None:
+    def start(
+        self, players: list[list[str]] | None, rules: dict[str, Any] | None = None, first: str | None = None
+    ) -> None:
         """Begin a new game: wait for the opening position, then set up.
 
         With *players* ``None`` the players are the colours whose four pegs
-        are all seen in their Homes in the opening position.
+        are all seen in their Homes in the opening position. With *first*,
+        that colour starts and the who-goes-first pops are skipped.
         """
         self.players = players
         self.rules = dict(rules or {})
+        self.first = first
         self.referee = RefereeView(self._factory())
         self.stage = "opening"
         self._say("Put every peg in its Home. I am looking for the board.")
@@ -167,6 +172,7 @@ class Loop:
         self.referee = RefereeView(self._factory())
         setups = [line["setup"] for line in inputs if isinstance(line.get("setup"), dict)]
         self.rules = dict(setups[-1].get("rules") or {}) if setups else {}
+        self.first = setups[-1].get("turn") if setups else None
         for line in inputs:
             for event in self.referee.feed(line):
                 self._track_places(event)
@@ -340,8 +346,12 @@ class Loop:
         setup: dict[str, Any] = {"players": [p if len(p) > 1 else p[0] for p in players]}
         if self.rules:
             setup["rules"] = self.rules
+        if self.first:
+            setup["turn"] = self.first
         names = ", ".join(p[0].capitalize() if len(p) == 1 else " and ".join(x.capitalize() for x in p) for p in players)
         self._say(f"The board is ready. Playing: {names}.")
+        if not self.first:
+            self._say("Everyone pops once; the highest number goes first.")
         self.stage = "game"
         self._feed({"setup": setup}, origin="setup")
         self._release_pops()

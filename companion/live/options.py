@@ -31,6 +31,12 @@ def add_common(parser: argparse.ArgumentParser, *, default_db: bool) -> None:
         default=None,
         help="rule options as JSON, e.g. '{\"play_on\": true}' (see docs/rules.md)",
     )
+    parser.add_argument(
+        "--first",
+        default=None,
+        choices=_COLOURS,
+        help="this colour starts: skip the who-goes-first pops",
+    )
     where = "the user's data folder" if default_db else "none: nothing is recorded"
     parser.add_argument("--db", type=Path, default=None, help=f"the game record (SQLite; default: {where})")
     parser.add_argument("--resume", action="store_true", help="continue the last unfinished game in the record")

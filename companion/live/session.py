@@ -66,6 +66,7 @@ def open_session(
     source: str,
     players: list[list[str]] | None,
     rules: dict[str, Any] | None = None,
+    first: str | None = None,
     resume: bool = False,
     rerun: bool = False,
     settings: LoopSettings | None = None,
@@ -87,7 +88,7 @@ def open_session(
 
     loop = Loop(referee_factory, speaker, recorder, settings, score if store is not None else None)
     if not resume:
-        loop.start(players, rules)
+        loop.start(players, rules, first)
         return Session(loop, recorder)
     if store is None or recorder is None:
         raise UserError("--resume needs the game record (--db FILE)")
@@ -101,7 +102,8 @@ def open_session(
     resume_t = max(times) if times else None
     if rerun and resume_t is not None:
         setups = [r.input["setup"] for r in recorded if isinstance(r.input.get("setup"), dict)]
-        loop.start(sides, dict(setups[-1].get("rules") or {}) if setups else rules)
+        setup = setups[-1] if setups else {}
+        loop.start(sides, dict(setup.get("rules") or {}) or rules, setup.get("turn"))
         loop.fast_forward(resume_t, [(r.input, list(r.events)) for r in recorded])
         return Session(loop, recorder, resume_t=None)
     loop.resume(sides, [r.input for r in recorded])
