@@ -30,7 +30,9 @@ from companion.vision.stream import signature_distance
 DOME_CROP_PX = 160
 DOME_SPAN_RADII = 2.4
 #: Side of the dome thumbnail the time layer compares (pixels).
-SIGNATURE_SIZE = 24
+SIGNATURE_SIZE = 32
+#: Grey levels: the thumbnail is divided by its spread, but never by less.
+SIGNATURE_STD_FLOOR = 24.0
 #: Thumbnails closer than this (mean absolute difference of normalised grey)
 #: show the same dome: the previous die reading stands.
 SAME_DOME = 0.08
@@ -162,9 +164,15 @@ class BoardReader:
         reused instead of being computed again.
         """
         crop = self.dome_crop(frame_bgr)
-        g = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (SIGNATURE_SIZE, SIGNATURE_SIZE),
+        # The thumbnail covers the dome's inside only (the crop spans 2.4 radii),
+        # so that the die is a good part of it; grey levels are centred (light
+        # changes) and scaled by a floor that keeps sensor noise small.
+        n = crop.shape[0]
+        a = int(round(n * (1 - 1.6 / DOME_SPAN_RADII) / 2))
+        inner = cv2.cvtColor(crop[a : n - a, a : n - a], cv2.COLOR_BGR2GRAY)
+        g = cv2.resize(inner, (SIGNATURE_SIZE, SIGNATURE_SIZE),
                        interpolation=cv2.INTER_AREA).astype(np.float32)
-        signature = (g - g.mean()) / max(float(g.std()), 4.0)
+        signature = (g - g.mean()) / max(float(g.std()), SIGNATURE_STD_FLOOR)
         if self.die_reader is None:
             return None, signature
         last = self._last_die

@@ -85,14 +85,17 @@ class VisionStream:
         position_stable_s: float = 0.4,
         settle_s: float = 0.25,
         lost_after_s: float = 0.5,
-        motion_threshold: float = 0.12,
-        moved_threshold: float = 0.2,
+        motion_threshold: float = 0.1,
+        moved_threshold: float = 0.06,
     ) -> None:
         """``reader`` is a :class:`~companion.vision.reader.BoardReader` (needed by
         :meth:`push`; :meth:`push_reading` takes ready readings). Thresholds are
         distances between normalised dome thumbnails: above ``motion_threshold``
         between consecutive frames the die is moving; above ``moved_threshold``
-        between before and after a disturbance it lies differently."""
+        between the thumbnails averaged over the still period before and after
+        a disturbance, it lies differently. (Measured on rendered frames:
+        sensor noise alone gives up to 0.073 between single frames, and about
+        a third of that between averages; a die that moved at least 0.11.)"""
         self.reader = reader
         self.position_stable_s = position_stable_s
         self.settle_s = settle_s
@@ -115,6 +118,8 @@ class VisionStream:
         self._still_state: str | None = None
         self._still_since = 0.0
         self._still_conf = 1.0
+        self._still_sum: np.ndarray | None = None
+        self._still_count = 0
 
     def push(self, frame_bgr: np.ndarray, t_seconds: float) -> list[VisionEvent]:
         """Read one frame with the reader and return the events it completes."""
@@ -190,9 +195,14 @@ class VisionStream:
             self._still_state, self._still_value = die.state, die.value
             self._still_since = t
             self._still_conf = die.confidence
+            self._still_sum, self._still_count = None, 0
             if self._rest_signature is not None and die.state == "cocked":
                 self._disturbed = True
         self._still_conf = min(self._still_conf, die.confidence)
+        # Average the thumbnail over the still period: noise shrinks, a moved die does not.
+        sig32 = sig.astype(np.float32)
+        self._still_sum = sig32 if self._still_sum is None else self._still_sum + sig32
+        self._still_count += 1
         if t - self._still_since < self.settle_s:
             return
         if die.state == "cocked":
@@ -202,13 +212,15 @@ class VisionStream:
                 events.append(DieCocked(t))
             return
         # Settled, still and read for long enough.
+        assert self._still_sum is not None
+        rest = self._still_sum / max(self._still_count, 1)
         if self._rest_signature is None:
             if self._disturbed and die.value is not None:
                 events.append(PopSettled(t, die.value, self._still_conf))
-            self._rest_signature = sig
+            self._rest_signature = rest
         elif self._disturbed:
-            if signature_distance(sig, self._rest_signature) > self.moved_threshold and die.value:
+            if signature_distance(rest, self._rest_signature) > self.moved_threshold and die.value:
                 events.append(PopSettled(t, die.value, self._still_conf))
-            self._rest_signature = sig
+            self._rest_signature = rest
         self._disturbed = False
         self._cocked_reported = False

@@ -148,3 +148,38 @@ def test_events_are_immutable_values() -> None:
     else:  # pragma: no cover - the failure branch
         raise AssertionError("pegs of an event could be changed")
     assert DieCocked(1.0) == DieCocked(1.0)
+
+
+def _noisy_run(stream: VisionStream, script: list[tuple[DieReading, np.ndarray | None, float]],
+               seed: int = 0) -> list[VisionEvent]:
+    """Like run(), but each frame's thumbnail gets fresh sensor noise (sd 0.05,
+    as measured on rendered frames: up to 0.073 between two frames)."""
+    rng = np.random.default_rng(seed)
+    events: list[VisionEvent] = []
+    t = 0.0
+    for die, base, seconds in script:
+        for _ in range(int(round(seconds * FPS))):
+            sig = rng.normal(0, 1, (32, 32)).astype(np.float32) if base is None else (
+                base + rng.normal(0, 0.05, base.shape).astype(np.float32))
+            reading = FrameReading(found=True, holes=(), pegs=START, die=die, dome_signature=sig)
+            events += stream.push_reading(reading, t)
+            t += 1 / FPS
+    return events
+
+
+def test_sensor_noise_and_a_flickering_reading_make_no_pop() -> None:
+    lie = np.random.default_rng(5).normal(0, 0.5, (32, 32)).astype(np.float32)
+    three = DieReading("settled", 3, 0.9)
+    script = [(three, lie, 1.0), (HIDDEN, lie, 0.1), (three, lie, 1.0), (HIDDEN, None, 0.3),
+              (three, lie, 2.0)]
+    assert pops(_noisy_run(VisionStream(), script)) == []
+
+
+def test_a_die_that_lands_just_slightly_differently_is_still_a_pop() -> None:
+    rng = np.random.default_rng(6)
+    before = rng.normal(0, 0.5, (32, 32)).astype(np.float32)
+    # A small move: 0.11 apart, the least a popped die moved in rendered frames.
+    after = before + np.sign(rng.normal(0, 1, before.shape)).astype(np.float32) * 0.11
+    three = DieReading("settled", 3, 0.9)
+    script = [(three, before, 1.0), (HIDDEN, None, 0.3), (three, after, 1.0)]
+    assert pops(_noisy_run(VisionStream(), script)) == [3]

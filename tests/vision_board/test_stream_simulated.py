@@ -1,0 +1,40 @@
+"""The whole vision (reader + time layer) on a simulated clip of physical play.
+
+The simulator's action scripts move a hand, the die and the camera as people
+do; the events must be exactly the referee's inputs the clip truly owes:
+two equal pops in a row are two pops, a hand passing over is none, a nudged
+camera costs nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.layout import load_layout
+from companion.sim import DieView, Scene
+from companion.sim.script import NudgeCamera, PassOver, Wait, pop
+from companion.sim.simulate import simulate_script
+from companion.vision.reader import BoardReader
+from companion.vision.stream import PopSettled, PositionStable, VisionStream
+
+
+@pytest.mark.slow
+def test_two_equal_pops_a_pass_over_and_a_nudge() -> None:
+    layout = load_layout()
+    scene = Scene.default(layout, tilt_deg=20)
+    actions = [Wait(seconds=0.6), *pop(4), Wait(seconds=0.6), *pop(4), Wait(seconds=0.6),
+               PassOver(start=(133.5, -40.0), end=(133.5, 300.0), height_mm=70.0),
+               Wait(seconds=0.6), NudgeCamera(), Wait(seconds=1.0)]
+    stream = VisionStream(BoardReader(layout))
+    events = []
+    owed = []
+    for image, truth in simulate_script(actions, scene, seed=3, fps=10,
+                                        die=DieView(2, yaw_deg=10.0, offset_mm=(3.0, 2.0))):
+        assert image is not None
+        events += stream.push(image, truth.time)
+        owed += [line["pop"] for line in truth.inputs if "pop" in line]
+    assert owed == [4, 4]
+    assert [e.value for e in events if isinstance(e, PopSettled)] == owed
+    positions = [e for e in events if isinstance(e, PositionStable)]
+    assert len(positions) == 1 and all(p == ("home",) * 4 for p in positions[0].pegs.values())
+    assert [type(e).__name__ for e in events if not isinstance(e, (PopSettled, PositionStable))] == []
