@@ -13,10 +13,10 @@ pytestmark = pytest.mark.skipif(not FOLDER.is_dir(), reason="dice-real folder ab
 
 
 def test_a_fixed_sample_of_real_dice_reads_well() -> None:
-    dice = list(labelled_dice(FOLDER, every=12))  # ~26 photos, ~80 dice, every face
+    dice = list(labelled_dice(FOLDER, every=7))  # 45 photos, 141 dice, every face
     assert {d.value for d in dice} == set(range(1, 7))
     right = sum(read_die_photo(d.crop).value == d.value for d in dice)
-    # The whole set reads at about 96%; 90% on this sample catches a regression
+    # The whole set reads at about 96% (this sample 95.7%); 90% catches a regression
     # without failing on one unlucky photo.
     assert right >= 0.90 * len(dice), f"{right}/{len(dice)}"
 

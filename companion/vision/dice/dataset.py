@@ -50,7 +50,9 @@ def photo_half(photo: str) -> str:
     return "tuning" if zlib.crc32(stem.encode()) % 2 == 0 else "held-out"
 
 
-def crop_box(image: NDArray[np.uint8], xc: float, yc: float, w: float, h: float) -> NDArray[np.uint8]:
+def crop_box(
+    image: NDArray[np.uint8], xc: float, yc: float, w: float, h: float
+) -> NDArray[np.uint8]:
     """The square crop around a relative YOLO box (see the module doc)."""
     ih, iw = image.shape[:2]
     cx, cy = xc * iw, yc * ih

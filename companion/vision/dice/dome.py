@@ -59,6 +59,9 @@ class Acceptance:
 
 
 ACCEPT = Acceptance()
+#: Learned faces (digits) resemble each other more than pip layouts do
+#: (a 3 and a 5, a 6 and a 9): they must also beat every other value clearly.
+ACCEPT_LEARNED = Acceptance(min_score=0.5, min_contrast=0.2, min_margin=0.05)
 
 
 def die_fraction(die_size_mm: float, dome_radius_mm: float) -> float:
@@ -134,18 +137,26 @@ def match_in_dome(
     if faces is None:
         places = find_faces(coarse, _pip_faces(SEARCH_DIE_PX), allowed, True, CANDIDATES)
     else:
-        # Learned faces could be anything: find a marked face, then read all four turns.
-        places = find_faces(coarse, generic_face(SEARCH_DIE_PX), allowed, True, CANDIDATES)
+        # Learned faces are symmetric under no turn: searched over the whole
+        # turn at coarser steps, then read at all four quarter turns.
+        places = find_faces(coarse, faces[SEARCH_DIE_PX], allowed, False, CANDIDATES, step=15.0)
     fine, _ = scaled_crop(gray, fraction, READ_DIE_PX)
     k = READ_DIE_PX / SEARCH_DIE_PX
     reach = max(1, int(round(1.5 * k)))
     best: FaceMatch | None = None
     for place in places:
-        at = FacePlace(place.x * k, place.y * k, place.angle_deg, place.score)
+        at = rescaled(place, k)
         match = read_face(fine, fine_faces, at, 4 if learned else 2, reach)
         if match is not None and (best is None or _rank(match) > _rank(best)):
             best = match
     return best
+
+
+def rescaled(place: FacePlace, k: float) -> FacePlace:
+    """*place* in an image *k* times larger (pixel centres kept)."""
+    return FacePlace(
+        (place.x + 0.5) * k - 0.5, (place.y + 0.5) * k - 0.5, place.angle_deg, place.score
+    )
 
 
 def _rank(match: FaceMatch) -> float:

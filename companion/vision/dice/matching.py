@@ -39,8 +39,6 @@ PIP_CELLS: dict[int, tuple[tuple[int, int], ...]] = {
 #: The face's rim (rounded edge, bevel): its width over the face side, and its shade.
 RIM_WIDTH = 0.1
 RIM_SHADE = 0.6
-#: Angle step (degrees) when looking for the face.
-SEARCH_STEP = 7.5
 #: Angles tried around the found angle when reading the value.
 ANGLE_JITTER = (-4.0, 0.0, 4.0)
 #: Drawing oversampling: faces are drawn large, then shrunk (smooth like a camera's).
@@ -160,6 +158,7 @@ def find_faces(
     allowed: NDArray[np.bool_],
     half_turn: bool,
     count: int = 3,
+    step: float = 7.5,
 ) -> list[FacePlace]:
     """The *count* best places where some face (any value) matches, best first.
 
@@ -174,7 +173,7 @@ def find_faces(
     size = max(f.shape[0] for f in faces.values())
     for value, face in faces.items():
         span = 90.0 if value in (0, 1, 4, 5) and half_turn else 180.0 if half_turn else 360.0
-        for angle in np.arange(0.0, span, SEARCH_STEP):
+        for angle in np.arange(0.0, span, step):
             t = turned(face, float(angle))
             half = t.shape[0] // 2
             if t.shape[0] > image.shape[0] or t.shape[1] > image.shape[1]:

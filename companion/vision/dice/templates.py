@@ -12,7 +12,7 @@ Saved as plain JSON (the board reader keeps it in the calibration file).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,19 +21,23 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.dice.dome import (
-    ACCEPT,
+    ACCEPT_LEARNED,
     DEFAULT_DIE_FRACTION,
     READ_DIE_PX,
     SEARCH_DIE_PX,
     generic_face,
     judge,
     match_in_dome,
+    rescaled,
     scaled_crop,
 )
 from companion.vision.dice.matching import (
+    FacePlace,
     FloatImage,
     face_from_patch,
     find_faces,
+    pip_face,
+    read_face,
 )
 from companion.vision.dice.photo import to_gray
 from companion.vision.dice.reading import DieReading
@@ -69,7 +73,7 @@ class FaceTemplates:
         cls, crops: Mapping[int, NDArray[np.uint8]], fraction: float = DEFAULT_DIE_FRACTION
     ) -> FaceTemplates:
         """Learn each face from a dome crop showing it on top (crop convention of ``dome.py``)."""
-        return cls({value: learn_patch(crop, fraction) for value, crop in crops.items()})
+        return cls({value: learn_patch(crop, fraction, value) for value, crop in crops.items()})
 
     def faces(self) -> Mapping[int, Mapping[int, FloatImage]]:
         """The learned faces at the sizes the dome reader uses."""
@@ -84,7 +88,7 @@ class FaceTemplates:
         self, crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION
     ) -> DieReading:
         """Read a dome crop with the learned faces."""
-        return judge(match_in_dome(crop_bgr, fraction, self.faces()), ACCEPT)
+        return judge(match_in_dome(crop_bgr, fraction, self.faces()), ACCEPT_LEARNED)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -122,22 +126,39 @@ class FaceTemplates:
 
 
 def learn_patch(
-    crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION
+    crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION, value: int | None = None
 ) -> NDArray[np.uint8]:
     """The top face of the die in a dome crop, upright (up to a quarter turn), PATCH_PX square.
 
-    The face is found as a bright square with a darker rim at the die's size;
-    a face with one central mark (a one, most digits) is tried too, so that a
-    glare spot, bright but unmarked, is not taken for the die.
+    The face is found as a bright square with a darker rim and one central
+    mark (a digit or a one looks like that from afar; a glare spot, bright but
+    unmarked, does not), then placed and turned more finely at the reading
+    scale before the patch is cut out. When the *value* shown is known, the
+    standard pip face of that value is tried as well, and the better of the
+    two finders wins: a pip die's 2, 4 or 6 has no central mark.
     """
     gray = to_gray(crop_bgr).astype(np.float32)
     coarse, allowed = scaled_crop(gray, fraction, SEARCH_DIE_PX)
-    places = find_faces(coarse, generic_face(SEARCH_DIE_PX), allowed, half_turn=True, count=1)
-    if not places:
+    fine, _ = scaled_crop(gray, fraction, READ_DIE_PX)
+    finders: list[Callable[[int], Mapping[int, FloatImage]]] = [generic_face]
+    if value is not None:
+        finders.append(lambda size: {value: pip_face(value, size)})
+    best: FacePlace | None = None
+    for finder in finders:
+        places = find_faces(coarse, finder(SEARCH_DIE_PX), allowed, half_turn=True, count=1)
+        if not places:
+            continue
+        # Refine where the face is and how it is turned, at the reading scale.
+        at = rescaled(places[0], READ_DIE_PX / SEARCH_DIE_PX)
+        refined = read_face(fine, finder(READ_DIE_PX), at, 1, 2)
+        candidate = refined.place if refined is not None else at
+        if best is None or candidate.score > best.score:
+            best = candidate
+    if best is None:
         raise ValueError("no die face found in the crop")
-    place = places[0]
-    k = min(gray.shape[:2]) / min(coarse.shape[:2])
-    x, y = place.x * k, place.y * k
+    place = best
+    k = min(gray.shape[:2]) / min(fine.shape[:2])
+    x, y = (place.x + 0.5) * k - 0.5, (place.y + 0.5) * k - 0.5
     die_px = fraction * min(gray.shape[:2])
     m = cv2.getRotationMatrix2D((x, y), place.angle_deg, PATCH_PX / die_px)
     m[0, 2] += PATCH_PX / 2.0 - x
