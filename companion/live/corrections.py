@@ -73,8 +73,15 @@ def handle_spoken(loop: Loop, cmd: Spoken) -> None:
     if intent == "score":
         loop.say(loop.score_sentence() if loop.score_sentence else "I am not keeping score this time.")
         return
+    if intent == "prompt":
+        loop.say(str(value.get("text", "")))
+        return
     if intent == "new-game":
         loop.pending_confirm = cmd
+        if value.get("confirmed"):
+            # The listener has already asked and heard yes.
+            _confirm(loop, Spoken(cmd.t, "yes"))
+            return
         loop.say("Start a new game? Say yes or no.")
         return
     if intent in _CHANGING:

@@ -86,6 +86,9 @@ def video_frames(path: Path, start_after: float | None = None) -> Iterator[Frame
 def open_camera(index: int) -> Capture:
     """Open camera *index* or raise a clear :class:`UserError`."""
     cv2 = _cv2()
+    # OpenCV prints its own warnings for a missing device; the error below
+    # says it once, clearly.
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
     cap = cv2.VideoCapture(index)
     if not cap.isOpened():
         cap.release()

@@ -1,0 +1,109 @@
+"""``companion play``: referee a live game from a camera (or a video, at its pace).
+
+Finds the board, checks the opening position, runs the who-goes-first pops,
+then referees turn by turn, speaking every announcement and listening for
+voice commands. Every referee input is recorded in the game record (the
+user's data folder, or ``--db``) before it is spoken; ``--resume`` continues
+the last unfinished game from the record and checks the board against it.
+A camera that goes away mid-game is waited for, with one spoken message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from companion.errors import UserError
+from companion.live import options
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--camera", type=int, default=None, help="camera number (default 0)")
+    source.add_argument("--video", type=Path, default=None, help="a video file, played at its own pace")
+    options.add_common(parser, default_db=True)
+    parser.add_argument("--no-listen", action="store_true", help="do not listen for voice commands")
+    parser.add_argument("--silent", action="store_true", help="print announcements only; no audio")
+    parser.add_argument("--fast", action="store_true", help="with --video: do not wait, run as fast as it decodes")
+
+
+def _paced(frames: Iterator[Any], fast: bool) -> Iterator[Any]:
+    """Deliver video frames no faster than real time (as a camera would)."""
+    if fast:
+        yield from frames
+        return
+    start = time.monotonic()
+    for frame in frames:
+        delay = frame.t - (time.monotonic() - start)
+        if delay > 0:
+            time.sleep(delay)
+        yield frame
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.live.frames import camera_frames, open_camera, video_frames
+    from companion.live.listening import VoiceCommands
+    from companion.live.run import feed_frames
+    from companion.live.session import open_session
+
+    players = options.parse_players(args.players)
+    rules = options.parse_rules(args.rules)
+    if args.first and players and args.first not in [c for p in players for c in p]:
+        raise UserError(f"--first {args.first}: that colour is not among --players")
+    # Check everything the user can get wrong before touching the record.
+    stream = options.vision_stream(args.layout, args.calibration)
+    if args.video is not None:
+        if not args.video.is_file():
+            raise UserError(f"no such video file: {args.video}")
+        source = f"video {args.video}"
+        items: Any = None
+    else:
+        index = 0 if args.camera is None else args.camera
+        source = f"camera {index}"
+        items = camera_frames(lambda: open_camera(index))
+        first_item = next(items)  # opens the camera now: a clear error if it is not there
+    store = options.open_store(args.db, default_db=True)
+    speaker = options.make_speaker(args.speech_out, play=not args.silent, transcript=sys.stdout)
+    listener: VoiceCommands | None = None
+    try:
+        session = open_session(
+            speaker,
+            store=store,
+            source=source,
+            players=players,
+            rules=rules,
+            first=args.first,
+            resume=args.resume,
+            rerun=args.video is not None,
+        )
+        if args.video is not None:
+            frames = _paced(video_frames(args.video, session.resume_t), args.fast)
+        else:
+
+            def with_first() -> Iterator[Any]:
+                yield first_item
+                yield from items
+
+            frames = with_first()
+        if not args.no_listen:
+            from companion.voice.listener import Listener
+
+            listener = VoiceCommands(Listener())
+            listener.start_microphone()
+        feed_frames(session.loop, frames, stream, commands=listener.poll if listener else None)
+        session.loop.end_fast_forward()
+        if listener is not None and listener.error:
+            print(f"companion play: note: voice commands were off: {listener.error}", file=sys.stderr)
+    finally:
+        if listener is not None:
+            listener.stop()
+        close = getattr(speaker, "close", None)
+        if callable(close):
+            close()
+        if store is not None:
+            store.close()
+    return 0

@@ -1,0 +1,70 @@
+"""``companion play`` without hardware, and a camera that goes away and comes back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cli import main
+from companion.errors import UserError
+from companion.live.frames import camera_frames
+
+
+def test_play_without_a_camera_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--camera", "0", "--db", str(tmp_path / "g.sqlite3"), "--no-listen"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot open camera 0" in err and "Traceback" not in err
+    assert not (tmp_path / "g.sqlite3").exists()
+
+
+def test_play_rejects_bad_arguments_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--video", str(tmp_path / "none.avi"), "--no-listen"]) == 2
+    assert "no such video file" in capsys.readouterr().err
+    assert main(["play", "--players", "red", "--no-listen"]) == 2
+    assert "2 to 4 players" in capsys.readouterr().err
+    assert main(["play", "--players", "red,blue", "--first", "green", "--no-listen"]) == 2
+    assert "--first green" in capsys.readouterr().err
+    assert main(["play", "--rules", "{\"colour\": 1}", "--no-listen"]) == 2
+    assert "unknown rule option" in capsys.readouterr().err
+
+
+class FakeCapture:
+    """A camera that delivers *good* frames, then nothing."""
+
+    def __init__(self, good: int) -> None:
+        self.good = good
+
+    def isOpened(self) -> bool:  # noqa: N802
+        return True
+
+    def read(self) -> tuple[bool, Any]:
+        if self.good > 0:
+            self.good -= 1
+            return True, "image"
+        return False, None
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_camera_that_goes_away_is_waited_for_and_reopened() -> None:
+    opened: list[int] = []
+    plans = [3, None, None, 2]  # frames, unplugged, unplugged, back with 2 frames
+
+    def opener() -> FakeCapture:
+        plan = plans[len(opened)] if len(opened) < len(plans) else 0
+        opened.append(1)
+        if plan is None:
+            raise UserError("cannot open camera 0")
+        return FakeCapture(plan)
+
+    clock = iter(float(i) for i in range(1000))
+    items = camera_frames(opener, clock=lambda: next(clock), sleep=lambda s: None, failures_before_lost=2)
+    got = []
+    for item in items:
+        got.append(type(item).__name__)
+        if len(got) >= 7:
+            break
+    assert got == ["Frame", "Frame", "Frame", "CameraLost", "CameraBack", "Frame", "Frame"]
