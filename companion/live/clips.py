@@ -80,7 +80,7 @@ def referee_frames(
         stream = VisionStream(BoardReader(layout or load_layout(), calibration=None))
     players = [[p] if isinstance(p, str) else list(p) for p in setup.get("players", [])]
     loop = Loop(Referee, speaker or _Silent())
-    loop.start(players or None, setup.get("rules"), setup.get("turn"))
+    loop.start(players or None, setup.get("rules"), setup.get("turn"), setup.get("pegs"))
     truths: list[Any] = []
 
     def images() -> Iterable[Frame]:

@@ -119,7 +119,7 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
         loop.illegal_board = None
         loop.before_move = None
         loop.places = []
-        loop.start(players, loop.rules, loop.first)
+        loop.start(players, loop.rules, loop.first, loop.opening_pegs)
     elif pending.intent in _CHANGING:
         _apply(loop, pending, "Done.")
 

@@ -121,6 +121,7 @@ class Loop:
         self.players: list[list[str]] | None = None
         self.rules: dict[str, Any] = {}
         self.first: str | None = None
+        self.opening_pegs: dict[str, list[str]] | None = None
         self.t = 0.0
         self.last_board: boards.Board | None = None  # last stable board seen (normalised)
         self.board_stale = False  # the last board must change before it is fed again
@@ -150,17 +151,24 @@ class Loop:
     # -- starting ------------------------------------------------------------
 
     def start(
-        self, players: list[list[str]] | None, rules: dict[str, Any] | None = None, first: str | None = None
+        self,
+        players: list[list[str]] | None,
+        rules: dict[str, Any] | None = None,
+        first: str | None = None,
+        pegs: dict[str, list[str]] | None = None,
     ) -> None:
         """Begin a new game: wait for the opening position, then set up.
 
         With *players* ``None`` the players are the colours whose four pegs
         are all seen in their Homes in the opening position. With *first*,
-        that colour starts and the who-goes-first pops are skipped.
+        that colour starts and the who-goes-first pops are skipped. With
+        *pegs* (a game set up part-way, as the referee's ``setup.pegs``), that
+        is the opening position to check instead of every peg in its Home.
         """
         self.players = players
         self.rules = dict(rules or {})
         self.first = first
+        self.opening_pegs = dict(pegs) if pegs else None
         self.referee = RefereeView(self._factory())
         self.stage = "opening"
         self._say("Put every peg in its Home. I am looking for the board.")
@@ -173,6 +181,7 @@ class Loop:
         setups = [line["setup"] for line in inputs if isinstance(line.get("setup"), dict)]
         self.rules = dict(setups[-1].get("rules") or {}) if setups else {}
         self.first = setups[-1].get("turn") if setups else None
+        self.opening_pegs = setups[-1].get("pegs") if setups else None
         for line in inputs:
             for event in self.referee.feed(line):
                 self._track_places(event)
@@ -329,7 +338,10 @@ class Loop:
         pegs = 1 if self.rules.get("basic") else 4
         start_place = "track:{}" if self.rules.get("basic") else "home"
         seen = boards.normalise(obs.pegs, colours)
-        if start_place == "home":
+        if self.opening_pegs:
+            given = self.opening_pegs
+            expected = {c: sorted(list(given.get(c, [])) + ["home"] * (pegs - len(given.get(c, [])))) for c in colours}
+        elif start_place == "home":
             expected = {c: ["home"] * pegs for c in colours}
         else:
             starts = {"red": 1, "blue": 8, "yellow": 15, "green": 22}
@@ -338,7 +350,8 @@ class Loop:
             if self.check_said != seen:
                 self.check_said = seen
                 wrong = boards.differences(seen, expected)
-                self._say(" ".join(wrong[:3]) + " Every peg starts in its Home.")
+                tail = " Every peg starts in its Home." if not self.opening_pegs else ""
+                self._say(" ".join(wrong[:3]) + tail)
             return
         self.players = players
         self.check_said = None
@@ -348,6 +361,8 @@ class Loop:
             setup["rules"] = self.rules
         if self.first:
             setup["turn"] = self.first
+        if self.opening_pegs:
+            setup["pegs"] = {c: list(p) for c, p in self.opening_pegs.items()}
         names = ", ".join(p[0].capitalize() if len(p) == 1 else " and ".join(x.capitalize() for x in p) for p in players)
         self._say(f"The board is ready. Playing: {names}.")
         if not self.first:

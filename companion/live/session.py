@@ -103,7 +103,7 @@ def open_session(
     if rerun and resume_t is not None:
         setups = [r.input["setup"] for r in recorded if isinstance(r.input.get("setup"), dict)]
         setup = setups[-1] if setups else {}
-        loop.start(sides, dict(setup.get("rules") or {}) or rules, setup.get("turn"))
+        loop.start(sides, dict(setup.get("rules") or {}) or rules, setup.get("turn"), setup.get("pegs"))
         loop.fast_forward(resume_t, [(r.input, list(r.events)) for r in recorded])
         return Session(loop, recorder, resume_t=None)
     loop.resume(sides, [r.input for r in recorded])
