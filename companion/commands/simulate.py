@@ -14,13 +14,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, type=Path, help="the video to write (.mp4, mp4v codec; or .avi, MJPG)")
     parser.add_argument("--truth", type=Path, help="the truth file to write (JSON lines, one per frame)")
     parser.add_argument("--turns", type=int, help="stop after this many turns (default: play to the end)")
-    parser.add_argument("--fps", type=float, default=10.0, help="frame rate (default 10)")
+    parser.add_argument("--fps", type=float, default=6.0, help="frame rate (default 6: a whole game renders in minutes)")
     parser.add_argument("--players", default="red,blue,yellow,green", help="playing colours, comma-separated (default all four)")
     parser.add_argument("--digits", action="store_true", help="a die with digits instead of pips")
     parser.add_argument("--layout", type=Path, help="a layout file (default: calibration/classic.json)")
     from companion.sim.knobs import add_scene_arguments
 
-    add_scene_arguments(parser, default_size="1280x720")
+    add_scene_arguments(parser, default_size="960x540")
 
 
 def run(args: argparse.Namespace) -> int:

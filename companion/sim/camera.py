@@ -151,7 +151,12 @@ class Camera:
             off = (step - 1) / 2 - step
             gx, gy = np.meshgrid(np.arange(gw) * step + off, np.arange(gh) * step + off)
             pts = np.stack([gx, gy], axis=-1).reshape(-1, 2).astype(np.float64)
-            und = self.undistort_pixels(pts).reshape(gh, gw, 2).astype(np.float32)
+            und64 = self.undistort_pixels(pts)
+            if float(np.abs(self.distort_pixels(und64) - pts).max()) > 0.05:
+                from companion.errors import UserError
+
+                raise UserError(f"lens distortion {self.dist[:2]} is too strong for this field of view: the lens model folds over")
+            und = und64.reshape(gh, gw, 2).astype(np.float32)
             full = cv2.resize(und, (gw * step, gh * step), interpolation=cv2.INTER_LINEAR)
             full = full[step : step + self.height, step : step + self.width]
             cached = (np.ascontiguousarray(full[..., 0]), np.ascontiguousarray(full[..., 1]))
@@ -285,8 +290,14 @@ def random_camera(
     az = float(rng.uniform(0, 360)) if azimuth_deg is None else float(azimuth_deg)
     hfov = float(rng.uniform(50, 75))
     roll = float(rng.normal(0, 3))
-    k1 = float(rng.uniform(-0.25, 0.08)) if distortion is None else float(distortion)
-    dist = (k1, float(-k1 * rng.uniform(0, 0.3)), 0.0, 0.0, 0.0)
+    if distortion is None:
+        k1 = float(rng.uniform(max(-0.25, strongest_barrel(size, hfov)), 0.08))
+    else:
+        k1 = float(distortion)
+        # A pinned strong barrel lens needs a narrower view to stay invertible.
+        while k1 < strongest_barrel(size, hfov) and hfov > 20:
+            hfov -= 2.0
+    dist = (k1, 0.0, 0.0, 0.0, 0.0)
     target = (center[0] + float(rng.normal(0, 8)), center[1] + float(rng.normal(0, 8)), 0.0)
     pad = margin + float(rng.uniform(0, 0.06))
     direction = np.array(
@@ -312,6 +323,18 @@ def random_camera(
             lo = d
     eye = tuple(float(v) for v in np.asarray(target) + direction * hi)
     return Camera.look_at(eye, target, size, hfov, roll, dist, up_hint)  # type: ignore[arg-type]
+
+
+def strongest_barrel(size: tuple[int, int], hfov_deg: float) -> float:
+    """The most negative k1 (k2 = 0) that still maps the whole frame one to one.
+
+    r_d = r (1 + k1 r^2) peaks at r_d = (2/3) sqrt(-1 / (3 k1)); keep that peak
+    15 % beyond the frame's corner, so every output pixel has a source.
+    """
+    w, h = size
+    f = (w / 2) / math.tan(math.radians(hfov_deg) / 2)
+    rc2 = ((w / 2) ** 2 + (h / 2) ** 2) / (f * f)
+    return -(4.0 / 27.0) / (1.15 * 1.15 * rc2)
 
 
 def _fits(cam: Camera, pts: FloatArray, pad: float) -> bool:

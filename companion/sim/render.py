@@ -213,13 +213,14 @@ def render_physical(
                 _blur_box(img, die_box, k=max(3, int((die_box[2] - die_box[0]) * 0.4)), angle=float(rng.uniform(0, 180)))
             shapes.draw_dome(img, cam, (dcx, dcy), dome_r, light, glare, scene.glare)
 
+    sheen = _board_sheen(cam, layout, light, scene.glare)
     hand_mask = None
     if hand is not None:
         hand_mask = np.zeros((h, w), np.uint8)
         shapes.draw_strokes(img, hand_mask, cam, strokes, light)
         glare[hand_mask > 0] = 0  # the hand is in front of the dome's reflections
 
-    img = _light(img, glare, scene)
+    img = _light(img, glare, scene, sheen)
     img, hand_mask = _lens(out_cam, img, hand_mask)
     img = _sensor(img, scene, rng)
     truth = _truth(layout, out_cam, placements, poses, mesh, silhouettes, die, die_box, die_centre, dome_outline, hand_mask)
@@ -361,6 +362,26 @@ def _draw_markers(img: Image, layout: Layout, cam: Camera) -> None:
             cv2.fillConvexPoly(img, quad, (20, 20, 20), cv2.LINE_AA, shapes.SHIFT)
 
 
+def _board_sheen(cam: Camera, layout: Layout, light: FloatArray, strength: float) -> tuple[float, float, float, float] | None:
+    """The lamp's broad reflection on the glossy board: where the mirror image
+    of a lamp 1.5 m away lines up with the camera. Returns (x, y, sigma) in
+    canvas pixels and a brightness, or None when it falls off the board."""
+    if strength <= 0:
+        return None
+    cx, cy = layout.die.center
+    lamp = np.array([cx, cy, 0.0]) + light * 1500.0
+    mirror = lamp * np.array([1.0, 1.0, -1.0])
+    eye = cam.position
+    t = eye[2] / max(eye[2] - mirror[2], 1e-6)
+    p = eye + (mirror - eye) * t
+    w, h = layout.size_mm
+    if not (-30 <= p[0] <= w + 30 and -30 <= p[1] <= h + 30):
+        return None
+    uv = cam.project_ideal(np.array([p, p + [45.0, 0, 0]]))
+    sigma = float(np.linalg.norm(uv[1] - uv[0]))
+    return (float(uv[0, 0]), float(uv[0, 1]), sigma, 55.0 * strength)
+
+
 def _apply_shadow(img: Image, mask: Image, strength: float, blur: float) -> None:
     """Darken *img* under a soft version of *mask* (255 = full shadow)."""
     if strength <= 0 or not mask.any():
@@ -410,7 +431,7 @@ def _noise_tile() -> Image:
     return (rng.standard_normal((1080 + 64, 1920 + 64, 3), dtype=np.float32) * 32 + 128).clip(0, 255).astype(np.uint8)
 
 
-def _light(img: Image, glare: Image, scene: Scene) -> Image:
+def _light(img: Image, glare: Image, scene: Scene, sheen: tuple[float, float, float, float] | None = None) -> Image:
     """Light colour and exposure, linear falloff and vignetting, then glare.
 
     Done in 8 bits: the gain map is built at 1/16 resolution (it is smooth)
@@ -426,6 +447,12 @@ def _light(img: Image, glare: Image, scene: Scene) -> Image:
     kb, kg, kr = kelvin_to_bgr_gain(scene.light_kelvin)
     small = (np.dstack([gain * kb, gain * kg, gain * kr]) * 128).clip(0, 255).astype(np.uint8)
     img = cv2.multiply(img, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), scale=1 / 128)
+    if sheen is not None:
+        sx, sy, sigma, level = sheen
+        px, py = (xs + 0.5) * w / sw - 0.5, (ys + 0.5) * h / sh - 0.5
+        blob = level * np.exp(-((px - sx) ** 2 + (py - sy) ** 2) / (2 * sigma * sigma))
+        add = (np.dstack([blob * kb, blob * kg, blob * kr])).clip(0, 255).astype(np.uint8)
+        img = cv2.add(img, cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR))
     if scene.glare > 0 and glare.any():
         g = cv2.GaussianBlur(glare, (0, 0), max(1.0, w / 500))
         img = cv2.add(img, cv2.merge([cv2.convertScaleAbs(g, alpha=k) for k in (kb, kg, kr)]))

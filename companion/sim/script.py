@@ -209,7 +209,7 @@ class Wait(Action):
 class PressDome(Action):
     """A hand comes in, presses the dome and lets go; the die jumps."""
 
-    seconds: float = field(default=0.9, kw_only=True)
+    seconds: float = field(default=0.7, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         n = _frames(self.seconds, fps)
@@ -234,7 +234,7 @@ class PressDome(Action):
 class Tumble(Action):
     """The die bounces inside the dome."""
 
-    seconds: float = field(default=0.4, kw_only=True)
+    seconds: float = field(default=0.3, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         for _ in range(_frames(self.seconds, fps)):
@@ -248,7 +248,7 @@ class Settle(Action):
 
     value: int = 1
     cocked: bool = False
-    seconds: float = field(default=1.0, kw_only=True)
+    seconds: float = field(default=0.8, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         room = world.layout.die.dome_radius_mm - world.layout.die.size_mm
@@ -277,7 +277,7 @@ class Reach(Action):
     """The hand moves to just above *target* (a hole name or board mm)."""
 
     target: Target = "track:1"
-    seconds: float = field(default=0.6, kw_only=True)
+    seconds: float = field(default=0.5, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         x, y = world.point(self.target)
@@ -295,7 +295,7 @@ class Reach(Action):
 class Lift(Action):
     """Pick up the peg under the hand (in a hole or lying about)."""
 
-    seconds: float = field(default=0.3, kw_only=True)
+    seconds: float = field(default=0.25, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         if world.hand_tip is None:
@@ -319,7 +319,7 @@ class Carry(Action):
     """Carry the held peg (or just the hand) to above *target*."""
 
     target: Target = "track:1"
-    seconds: float = field(default=0.7, kw_only=True)
+    seconds: float = field(default=0.6, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         yield from Reach(self.target, seconds=self.seconds).run(world, fps)
@@ -330,7 +330,7 @@ class SetDown(Action):
     """Put the held peg down: into the hole under the hand, or lying on its side."""
 
     lying: bool = False
-    seconds: float = field(default=0.4, kw_only=True)
+    seconds: float = field(default=0.3, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         if world.held is None or world.hand_tip is None:
@@ -363,7 +363,7 @@ class SetDown(Action):
 class Withdraw(Action):
     """The hand leaves the board; the camera then reports the board if it changed."""
 
-    seconds: float = field(default=0.5, kw_only=True)
+    seconds: float = field(default=0.4, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
         if world.hand_tip is not None:

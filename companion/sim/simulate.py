@@ -92,7 +92,7 @@ def simulate_script(
     *,
     setup: dict[str, Any] | None = None,
     layout: Layout | None = None,
-    fps: float = 10.0,
+    fps: float = 6.0,
     die: DieView | None = None,
     render_frames: bool = True,
 ) -> Iterator[tuple[NDArray[np.uint8] | None, FrameTruth]]:
@@ -163,7 +163,7 @@ def random_game_script(seed: int, players: Sequence[str] | None = None, turns: i
         for e in events:
             if e["event"] == "turn":
                 turns_done += 1
-                actions.append(Wait(seconds=round(rnd.uniform(0.3, 1.0), 2)))
+                actions.append(Wait(seconds=round(rnd.uniform(0.2, 0.6), 2)))
                 actions.append(Seat(e["color"]))
                 if rnd.random() < 0.05:
                     w, h = layout.size_mm
