@@ -118,3 +118,21 @@ def test_sigkill_mid_game_then_resume_gives_the_same_record(tmp_path: Path, caps
     resumed, status = _record(db)
     assert status == "finished"
     assert resumed == whole
+
+
+@pytest.mark.slow
+def test_replay_of_a_rendered_video_equals_its_truth(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``companion simulate`` writes a clip and its truth; ``companion replay`` reads the clip back."""
+    pytest.importorskip("cv2")
+    video, truth_path = tmp_path / "g.avi", tmp_path / "truth.jsonl"
+    assert main([
+        "simulate", "--seed", "1", "--turns", "3", "--fps", "10", "--players", "red,blue",
+        "--size", "640x480", "--clean", "--out", str(video), "--truth", str(truth_path),
+    ]) == 0
+    capsys.readouterr()
+    lines = [json.loads(line) for line in truth_path.read_text().splitlines()]
+    setup = lines[0]["header"]["setup"]
+    truth = [e for line in lines[1:] for e in line.get("events", [])]
+    assert main(["replay", str(video), "--players", ",".join(setup["players"]), "--first", setup["turn"]]) == 0
+    out = events_of(capsys.readouterr().out)
+    assert [event_key(e) for e in out] == [event_key(e) for e in truth]
