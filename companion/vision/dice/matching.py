@@ -204,6 +204,40 @@ def find_faces(
     return places
 
 
+def busy_places(image: FloatImage, allowed: NDArray[np.bool_], size: int, count: int) -> list[FacePlace]:
+    """The *count* places with the most edges in a die-sized window, best first.
+
+    Inside the dome the die is the busiest thing: its rim, its side faces and
+    its pips are sharp edges, while the dome, the board under it and a glare
+    spot are smooth. This finds the die where its pips are too faint for the
+    face search at the coarse scale. Each place's angle comes from its edges.
+    """
+    gx = np.asarray(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    gy = np.asarray(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    energy = cv2.blur(gx * gx + gy * gy, (size, size))
+    scores = np.where(allowed, energy, -1.0).astype(np.float32)
+    places: list[FacePlace] = []
+    half = size // 2 + 1
+    for _ in range(count):
+        _, score, _, loc = cv2.minMaxLoc(scores)
+        if score < 0:
+            break
+        x, y = loc
+        window = (slice(max(0, y - half), y + half + 1), slice(max(0, x - half), x + half + 1))
+        angle = edge_angle(gx[window], gy[window])
+        places.append(FacePlace(float(x), float(y), angle, 0.0))
+        cv2.circle(scores, loc, max(1, int(round(0.6 * size))), -1.0, -1)
+    return places
+
+
+def edge_angle(gx: FloatImage, gy: FloatImage) -> float:
+    """The angle (degrees, 0..90) of a square's edges: each edge votes with four times its angle."""
+    weight = gx * gx + gy * gy
+    quad = np.arctan2(gy, gx) * 4.0
+    vx, vy = float((weight * np.cos(quad)).sum()), float((weight * np.sin(quad)).sum())
+    return (math.degrees(math.atan2(vy, vx)) / 4.0) % 90.0
+
+
 def read_face(
     image: FloatImage,
     faces: Mapping[int, FloatImage],
