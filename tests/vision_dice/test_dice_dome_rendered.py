@@ -23,12 +23,12 @@ def _tidy(seed: int, value: int, edition: str, tilt: float) -> np.ndarray:
 
 
 def test_settled_pip_dice_read_right_or_not_at_all() -> None:
-    readings = [(v, read_die_in_dome(_tidy(7000 + i, v, "pips", 5.0 + 1.5 * i)))
-                for i, v in enumerate([1, 2, 3, 4, 5, 6] * 3)]
+    readings = [(v, read_die_in_dome(_tidy(7000 + i, v, "pips", 5.0 + 2.0 * i)))
+                for i, v in enumerate([1, 2, 3, 4, 5, 6] * 2)]
     wrong = [(v, r.value) for v, r in readings if r.value is not None and r.value != v]
     right = sum(r.value == v for v, r in readings)
     assert wrong == []
-    assert right >= 12, readings  # 15 of 18 when written
+    assert right >= 6, readings  # 9 of 12 when written
     for _, r in readings:
         assert r.state in ("settled", "hidden") and 0.0 <= r.confidence <= 1.0
 
@@ -52,9 +52,10 @@ def digits() -> FaceTemplates:
 def test_learned_digit_faces_read_digit_dice_without_wrong_calls(digits: FaceTemplates) -> None:
     readings = [(v, digits.read(_tidy(7100 + i, v, "digits", 5.0 + 2.0 * i)))
                 for i, v in enumerate([1, 2, 3, 4, 5, 6] * 2)]
+    # (12 frames: fewer would not show that every digit can be read.)
     wrong = [(v, r.value) for v, r in readings if r.value is not None and r.value != v]
     assert wrong == []
-    assert sum(r.value == v for v, r in readings) >= 3, readings  # 4 of 12 when written
+    assert sum(r.value == v for v, r in readings) >= 4, readings  # 7 of 12 when written
 
 
 def test_learned_faces_survive_json(digits: FaceTemplates) -> None:
