@@ -146,7 +146,7 @@ class Camera:
             # Grid nodes sit where cv2.resize puts source pixel centres when
             # enlarging by `step` (at step*i + (step-1)/2), starting one node
             # before the frame so every output pixel is interpolated, never clamped.
-            step = 8
+            step = 16
             gw, gh = self.width // step + 3, self.height // step + 3
             off = (step - 1) / 2 - step
             gx, gy = np.meshgrid(np.arange(gw) * step + off, np.arange(gh) * step + off)

@@ -318,8 +318,28 @@ def _draw_table_and_board(layout: Layout, scene: Scene, cam: Camera, light: Floa
             cv2.fillConvexPoly(img, shapes.to_fixed(cam.project_ideal(quad)), shapes.shade(edge, f), cv2.LINE_AA, shapes.SHIFT)
     tex = board_texture(layout, scene.board_style)
     tex_to_board = np.array([[1 / BOARD_PX_PER_MM, 0, 0], [0, 1 / BOARD_PX_PER_MM, 0], [0, 0, 1]])
-    cv2.warpPerspective(tex, cam.homography(0.0) @ tex_to_board, (w, h), dst=img, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    _warp_onto(img, tex, cam.homography(0.0) @ tex_to_board)
     return img
+
+
+def _warp_onto(dst: Image, src: Image, m: FloatArray) -> None:
+    """Warp *src* onto *dst* (transparent outside *src*), touching only the
+    box *src* lands in: the cost follows the board's size in the frame."""
+    sh, sw = src.shape[:2]
+    corners = np.array([[0, 0, 1], [sw, 0, 1], [sw, sh, 1], [0, sh, 1]], np.float64) @ m.T
+    if np.any(corners[:, 2] <= 0):
+        cv2.warpPerspective(src, m, (dst.shape[1], dst.shape[0]), dst=dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+        return
+    xy = corners[:, :2] / corners[:, 2:]
+    x0, y0 = np.maximum(np.floor(xy.min(axis=0)).astype(int) - 1, 0)
+    x1 = min(int(np.ceil(xy[:, 0].max())) + 2, dst.shape[1])
+    y1 = min(int(np.ceil(xy[:, 1].max())) + 2, dst.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    sub = np.ascontiguousarray(dst[y0:y1, x0:x1])
+    cv2.warpPerspective(src, shift @ m, (x1 - x0, y1 - y0), dst=sub, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    dst[y0:y1, x0:x1] = sub
 
 
 def _table(layout: Layout, style: int, cam: Camera, z: float) -> Image:
@@ -329,13 +349,15 @@ def _table(layout: Layout, style: int, cam: Camera, z: float) -> Image:
     half = np.array([[0.5, 0, 0], [0, 0.5, 0], [0, 0, 1]])
     size = (max(1, w // 2), max(1, h // 2))
 
-    def warp(tex: TableTexture, dst: Image | None, border: int) -> Image:
+    def to_small(tex: TableTexture) -> FloatArray:
         s = tex.px_per_mm
         to_mm = np.array([[1 / s, 0, tex.origin[0]], [0, 1 / s, tex.origin[1]], [0, 0, 1]])
-        return cv2.warpPerspective(tex.image, half @ cam.homography(z) @ to_mm, size, dst=dst, flags=cv2.INTER_LINEAR, borderMode=border)
+        return np.asarray(half @ cam.homography(z) @ to_mm, np.float64)
 
-    small = warp(table_far(layout, style), None, cv2.BORDER_REPLICATE)
-    warp(table_near(layout, style), small, cv2.BORDER_TRANSPARENT)
+    far = table_far(layout, style)
+    small = cv2.warpPerspective(far.image, to_small(far), size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    near = table_near(layout, style)
+    _warp_onto(small, near.image, to_small(near))
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 

@@ -142,3 +142,17 @@ def test_simulate_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "mp4" in capsys.readouterr().err
     assert main(["simulate", "--out", str(tmp_path / "g.mp4"), "--players", "red,purple"]) == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_camera_nudge_and_light_change_show_in_the_frames() -> None:
+    from companion.sim.script import ChangeLight, NudgeCamera, PassOver
+
+    frames = list(simulate_script([NudgeCamera((20.0, 0.0, 0.0), roll_deg=3.0), ChangeLight(exposure=0.5), PassOver((0.0, 130.0), (267.0, 130.0))], SCENE, 4, setup=SETUP, layout=LAYOUT))
+    first, nudged = frames[0][1].render, frames[3][1].render
+    assert first is not None and nudged is not None
+    moved = [abs(first.holes_px[h][0] - nudged.holes_px[h][0]) for h in first.holes_px]
+    assert min(moved) > 3
+    before, after = frames[3][0], frames[6][0]
+    assert before is not None and after is not None and after.mean() < before.mean() * 0.75
+    assert any(t.hand for _, t in frames[7:])
+    assert [e for _, t in frames for e in t.events] == [e for e in frames[0][1].events]  # nothing for the referee
