@@ -13,14 +13,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-PIPS = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)),
-    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
-}
+from companion.vision.dice.patterns import PIP_CELLS
+
+PIPS = PIP_CELLS
 
 
 def draw_die(

@@ -23,19 +23,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.vision.dice.patterns import PIP_CELLS
+
 FloatImage = NDArray[np.float32]
 
 #: Standard pip places on a face, in face units (face side = 1, centre = 0).
 PIP_SPACING = 0.25
 PIP_RADIUS = 0.085
-PIP_CELLS: dict[int, tuple[tuple[int, int], ...]] = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)),
-    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
-}
 #: The face's rim (rounded edge, bevel): its width over the face side, and its shade.
 RIM_WIDTH = 0.1
 RIM_SHADE = 0.6

@@ -27,14 +27,17 @@ Cell = tuple[int, int]
 
 CELLS: tuple[Cell, ...] = tuple((i, j) for j in (-1, 0, 1) for i in (-1, 0, 1))
 
-_CANONICAL: dict[int, frozenset[Cell]] = {
-    1: frozenset({(0, 0)}),
-    2: frozenset({(-1, -1), (1, 1)}),
-    3: frozenset({(-1, -1), (0, 0), (1, 1)}),
-    4: frozenset({(-1, -1), (1, -1), (-1, 1), (1, 1)}),
-    5: frozenset({(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)}),
-    6: frozenset({(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)}),
+#: The standard pip places of each face: (column, row) offsets from the centre.
+PIP_CELLS: dict[int, tuple[Cell, ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
 }
+
+_CANONICAL: dict[int, frozenset[Cell]] = {v: frozenset(cells) for v, cells in PIP_CELLS.items()}
 
 
 def _quarter_turn(cells: frozenset[Cell]) -> frozenset[Cell]:
