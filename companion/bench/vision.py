@@ -214,8 +214,10 @@ def bench_dice_rendered(frames: int, seed: int) -> None:
     counts: Counter[tuple[str, str, str]] = Counter()
     by_face: Counter[tuple[int, str]] = Counter()
     seconds = 0.0
+    read = 0
     started = time.perf_counter()
     for i, sample in enumerate(_samples(seed, frames)):
+        read += 1
         start = time.perf_counter()
         reading = readers[sample.edition](sample.crop)
         seconds += time.perf_counter() - start
@@ -225,7 +227,7 @@ def bench_dice_rendered(frames: int, seed: int) -> None:
             by_face[(sample.value, outcome)] += 1
         if (i + 1) % 100 == 0:
             print(f"  ... {i + 1} frames ({time.perf_counter() - started:.0f} s)", flush=True)
-    _report_rendered(counts, by_face, seconds, frames)
+    _report_rendered(counts, by_face, seconds, read)
 
 
 def _samples(seed: int, frames: int) -> Iterable[DomeSample]:
@@ -271,5 +273,5 @@ def _report_rendered(counts: Counter[tuple[str, str, str]], by_face: Counter[tup
     hidden = n(None, "hidden")
     print(f"  hidden (hand over the dome) given a value: {_pct(n(None, 'hidden', 'wrong'), hidden).strip()}"
           " (the hand does not always cover the die)")
-    print(f"  {1000.0 * seconds / max(frames, 1):.1f} ms per dome read "
+    print(f"  {frames} frames read; {1000.0 * seconds / max(frames, 1):.1f} ms per dome read "
           f"({DOME_CROP_PX}x{DOME_CROP_PX} crop, one core)")
