@@ -128,15 +128,21 @@ class Truth:
         }
 
 
+def seat_wobble(rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """How a peg sits in its hole: (dx, dy) mm off centre, lean and lean direction (degrees).
+
+    Real pegs are loose in their holes; one rule for rendered positions and
+    simulated games alike."""
+    dx, dy = (float(v) for v in rng.normal(0, 0.25, 2))
+    return dx, dy, float(rng.uniform(0, 3.5)), float(rng.uniform(0, 360))
+
+
 def placements_for(pegs: Mapping[str, Sequence[str]], layout: Layout, rng: np.random.Generator | None = None) -> list[PegPlacement]:
     """Seated pegs for a referee position, with the small wobble real pegs have."""
     out = []
     for hole, color in holes_from_pegs(pegs).items():
         x, y = layout.holes[hole]
-        tilt = dirn = dx = dy = 0.0
-        if rng is not None:
-            tilt, dirn = float(rng.uniform(0, 3.5)), float(rng.uniform(0, 360))
-            dx, dy = (float(v) for v in rng.normal(0, 0.25, 2))
+        dx, dy, tilt, dirn = seat_wobble(rng) if rng is not None else (0.0, 0.0, 0.0, 0.0)
         out.append(PegPlacement(color, x + dx, y + dy, 0.0, tilt, dirn, hole))
     return out
 

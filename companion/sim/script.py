@@ -24,7 +24,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.layout import COLORS, Layout, holes_from_pegs, pegs_from_holes
 from companion.sim.camera import Camera
-from companion.sim.render import PegPlacement
+from companion.sim.render import PegPlacement, seat_wobble
 from companion.sim.scene import DieView, HandView, Scene
 
 Target = str | tuple[float, float]
@@ -153,8 +153,8 @@ class World:
 
 
 def _seated(color: str, hole: str, x: float, y: float, rng: np.random.Generator) -> PegState:
-    dx, dy = (float(v) for v in rng.normal(0, 0.25, 2))
-    return PegState(color, hole, x + dx, y + dy, 0.0, float(rng.uniform(0, 3.5)), float(rng.uniform(0, 360)))
+    dx, dy, tilt, dirn = seat_wobble(rng)
+    return PegState(color, hole, x + dx, y + dy, 0.0, tilt, dirn)
 
 
 def _lerp3(a: tuple[float, float, float], b: tuple[float, float, float], u: float, arc: float = 0.0) -> tuple[float, float, float]:
