@@ -7,7 +7,14 @@ import math
 import pytest
 
 from companion import rules
-from companion.layout import COLORS, HOLE_NAMES, START_SPACE, finish_entry_space, hole_for, load_layout
+from companion.layout import (
+    COLORS,
+    HOLE_NAMES,
+    START_SPACE,
+    finish_entry_space,
+    hole_for,
+    load_layout,
+)
 
 LAYOUT = load_layout()
 
