@@ -277,3 +277,32 @@ def test_questions_and_new_game_confirmation() -> None:
     loop.handle(Spoken(11.0, "pause"))
     loop.handle(PopSettled(12.0, 6))
     assert loop.held_pops == []
+
+
+def test_resume_checks_the_board_against_the_record() -> None:
+    """After a crash the loop rebuilds the game from the record and names each difference."""
+    first, _, recorder = started()
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.resume([["red"], ["blue"]], recorder.inputs)
+    assert loop.stage == "check" and loop.referee.player == "red"
+    assert loop.referee.position == first.referee.position
+    # The camera sees Blue's peg back in Home: said, not fed to the referee.
+    loop.handle(BoardStable(20.0, board()))
+    assert any("I see a blue peg in Home, but the game has it on space 10" in t for t, _ in speaker.lines)
+    assert loop.events == []
+    # Put right: the game goes on.
+    loop.handle(BoardStable(21.0, board(blue=["track:10", "home", "home", "home"])))
+    assert loop.stage == "game"
+    loop.handle(PopSettled(22.0, 6))
+    assert kinds(loop) == ["pop"]
+
+
+def test_a_finished_game_records_its_places() -> None:
+    loop, _, recorder = started()
+    loop.referee.feed({"setup": {"players": ["red", "blue"], "turn": "red", "pegs": {"red": ["finish:1", "finish:2", "finish:3", "track:26"]}}})
+    loop.last_board = None
+    loop.handle(PopSettled(30.0, 6))
+    loop.handle(BoardStable(31.0, board(red=["finish:1", "finish:2", "finish:3", "finish:4"])))
+    assert kinds(loop)[-1] == "game-over" and loop.stage == "over"
+    assert recorder.places == ["red", "blue"]
