@@ -101,9 +101,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if listener is not None:
             listener.stop()
-        close = getattr(speaker, "close", None)
-        if callable(close):
-            close()
-        if store is not None:
-            store.close()
+        options.close_all(speaker, store)
     return 0

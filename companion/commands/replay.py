@@ -93,9 +93,5 @@ def run(args: argparse.Namespace) -> int:
             feed_frames(session.loop, video_frames(path, session.resume_t), stream, on_event=on_event)
         session.loop.end_fast_forward()
     finally:
-        close = getattr(speaker, "close", None)
-        if callable(close):
-            close()
-        if store is not None:
-            store.close()
+        options.close_all(speaker, store)
     return 0

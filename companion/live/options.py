@@ -152,3 +152,12 @@ def vision_stream(layout_path: Path | None, calibration_path: Path | None) -> An
     except ImportError as exc:
         raise UserError(f"the camera reader is not available in this build ({exc})") from exc
     return VisionStream(BoardReader(layout, calibration=calibration))
+
+
+def close_all(speaker: Any, store: Any) -> None:
+    """Let the speaker finish what it is saying, then close the record."""
+    close = getattr(speaker, "close", None)
+    if callable(close):
+        close()
+    if store is not None:
+        store.close()
