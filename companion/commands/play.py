@@ -94,7 +94,13 @@ def run(args: argparse.Namespace) -> int:
 
             listener = VoiceCommands(Listener())
             listener.start_microphone()
-        feed_frames(session.loop, frames, stream, commands=listener.poll if listener else None)
+        feed_frames(
+            session.loop,
+            frames,
+            stream,
+            commands=listener.poll if listener else None,
+            on_event=listener.note_event if listener else None,
+        )
         session.loop.end_fast_forward()
         if listener is not None and listener.error:
             print(f"companion play: note: voice commands were off: {listener.error}", file=sys.stderr)

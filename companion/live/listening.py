@@ -71,6 +71,24 @@ class VoiceCommands:
             if spoken is not None:
                 out.append(spoken)
 
+    def note_event(self, t: float, event: dict[str, Any]) -> None:
+        """Tell the listener's policy what the game expects next.
+
+        After a pop a bare number ("five") is taken as a correction of it;
+        once the turn has passed, an undo reaches into an earlier turn and is
+        confirmed first.
+        """
+        policy = getattr(self.listener, "policy", None)
+        if policy is None:
+            return
+        kind = event.get("event")
+        if kind == "pop" and hasattr(policy, "expect_pop"):
+            # The policy's clock is the listener's audio-stream time (seconds
+            # of audio heard); the listener has no public accessor for it yet.
+            policy.expect_pop(float(getattr(self.listener, "_stream_s", 0.0)))
+        if kind in ("turn", "pop", "move"):
+            policy.undo_crosses_turn = kind == "turn"
+
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:
