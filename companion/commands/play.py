@@ -102,8 +102,6 @@ def run(args: argparse.Namespace) -> int:
             on_event=listener.note_event if listener else None,
         )
         session.loop.end_fast_forward()
-        if listener is not None and listener.error:
-            print(f"companion play: note: voice commands were off: {listener.error}", file=sys.stderr)
     finally:
         if listener is not None:
             listener.stop()

@@ -45,6 +45,7 @@ class VoiceCommands:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.error: str | None = None
+        self._error_said = False
 
     def start_microphone(self) -> None:
         """Listen in a background thread; a missing microphone is noted, not fatal."""
@@ -60,8 +61,15 @@ class VoiceCommands:
         self._thread.start()
 
     def poll(self, t: float) -> list[Spoken]:
-        """Commands heard since the last poll, stamped *t*."""
+        """Commands heard since the last poll, stamped *t*.
+
+        A listener that failed (no microphone) is said once, at the table,
+        as a ``prompt``; the game goes on without voice commands.
+        """
         out: list[Spoken] = []
+        if self.error and not self._error_said:
+            self._error_said = True
+            out.append(Spoken(t, "prompt", {"text": f"Voice commands are off: {self.error}."}))
         while True:
             try:
                 heard = self._queue.get_nowait()

@@ -59,3 +59,11 @@ def test_the_policy_learns_what_the_game_expects() -> None:
     assert listener.policy.undo_crosses_turn
     voice.note_event(3.0, {"event": "move"})
     assert not listener.policy.undo_crosses_turn
+
+
+def test_a_missing_microphone_is_said_once() -> None:
+    voice = VoiceCommands(FakeListener())
+    voice.error = "no microphone found"
+    first = voice.poll(1.0)
+    assert [s.intent for s in first] == ["prompt"] and "no microphone" in first[0].value["text"]
+    assert voice.poll(2.0) == []
