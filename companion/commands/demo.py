@@ -1,11 +1,18 @@
-"""``companion demo``: referee a whole simulated game and print what it says.
+"""``companion demo``: the embedded default main job (``make demo``).
 
-Until the camera and voice parts are wired in, the demo plays a complete
-seeded 4-player game: a simulated table pops and moves pegs, the referee is
-fed the lines a camera would send (each settled pop, then the whole board
-after each move), and every announcement is printed, one turn per block.
-Now and then a player puts a peg one space wrong first: the referee says why
-(lines marked ``!``) and the player puts it right.
+By default the demo renders a short scripted 2-player game frame by frame
+with the simulator, reads every frame with the camera part, referees it with
+the live loop and speaks with the voice part: who goes first, a 6 followed by
+another pop, a bump with the bumped peg left beside the board a while, an
+illegal move called and put right, a spoken protest synthesised with espeak-ng
+and heard through the real listener (the camera contradicts it, so it is said
+aloud, not applied), and a win. Announcements are printed and written as WAV
+files. No camera, microphone or sound card is needed (see docs/live.md).
+
+``--quick`` plays the earlier referee-only demo instead: a complete seeded
+game (2 to 4 players) through the headless referee with no rendering, where a
+simulated player now and then puts a peg one space wrong first (lines marked
+``!``) and puts it right.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from companion.errors import UserError
 from companion.referee.playthrough import random_game
@@ -21,20 +29,76 @@ from companion.referee.playthrough import random_game
 #: refuses it and the player moves it right), to show the referee at work.
 MISTAKES = 0.04
 
+#: The camera and light of the rendered demo unless --seed says otherwise.
+DEFAULT_SCENE_SEED = 3
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--seed", type=int, default=1, help="which simulated game to play (default 1)"
+        "--seed",
+        type=int,
+        default=None,
+        help=f"rendered demo: which camera and light (default {DEFAULT_SCENE_SEED}); "
+        "--quick: which simulated game (default 1)",
     )
     parser.add_argument(
-        "--players", type=int, default=4, choices=(2, 3, 4), help="number of players (default 4)"
+        "--quick", action="store_true", help="no rendering: a whole simulated game through the referee only"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, choices=(2, 3, 4), help="--quick: number of players (default 4)"
     )
     parser.add_argument(
         "--json", action="store_true", help="print the input and event JSON lines instead"
     )
+    parser.add_argument(
+        "--speech-out",
+        type=Path,
+        default=None,
+        help="rendered demo: write the announcements as WAV files here "
+        "(default: demo-speech in the user's data folder)",
+    )
+    parser.add_argument("--no-speech", action="store_true", help="rendered demo: print only, write no audio")
+    parser.add_argument("--video-out", type=Path, default=None, help="rendered demo: also save the rendered video")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.seed is not None and args.seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {args.seed}")
+    if args.quick:
+        args.seed = 1 if args.seed is None else args.seed
+        args.players = 4 if args.players is None else args.players
+        return _run_quick(args)
+    if args.players is not None:
+        raise UserError("--players applies to --quick; the rendered demo is a 2-player game")
+    from companion.live.demo import run_demo
+    from companion.paths import user_data_dir
+
+    speech_dir: Path | None = None
+    if not args.no_speech:
+        speech_dir = args.speech_out or user_data_dir() / "demo-speech"
+        _clear_old_takes(speech_dir)
+    if args.video_out is not None and not args.video_out.parent.is_dir():
+        raise UserError(f"cannot write {args.video_out}: the folder {args.video_out.parent} does not exist")
+    run_demo(
+        DEFAULT_SCENE_SEED if args.seed is None else args.seed,
+        speech_dir=speech_dir,
+        json_mode=args.json,
+        video_out=args.video_out,
+    )
+    return 0
+
+
+def _clear_old_takes(folder: Path) -> None:
+    """Remove the numbered WAVs of an earlier demo run (only those) from *folder*."""
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"--speech-out {folder} is a file, not a folder")
+    if folder.is_dir():
+        for wav in folder.glob("[0-9][0-9][0-9][0-9].wav"):
+            wav.unlink()
+
+
+def _run_quick(args: argparse.Namespace) -> int:
+    """The referee-only demo: a whole simulated game, no rendering (``--quick``)."""
     from companion.rules import COLORS
 
     if args.seed < 0:

@@ -16,7 +16,7 @@ from companion import cli
 def test_demo_referees_a_whole_game_and_prints_the_turns(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert cli.main(["demo", "--seed", "3"]) == 0
+    assert cli.main(["demo", "--quick", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "Who goes first?" in out and "goes first with" in out
     assert re.search(r"^(Red|Blue|Yellow|Green)'s turn\.$", out, re.M)
@@ -26,7 +26,7 @@ def test_demo_referees_a_whole_game_and_prints_the_turns(
 
 
 def test_demo_json_is_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["demo", "--seed", "2", "--players", "2", "--json"]) == 0
+    assert cli.main(["demo", "--quick", "--seed", "2", "--players", "2", "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith('{"in": {"setup"') and '"game-over"' in lines[-1]
 
@@ -59,9 +59,9 @@ def test_rules_doctests() -> None:
 
 
 def test_demo_is_the_same_game_for_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    cli.main(["demo", "--seed", "7"])
+    cli.main(["demo", "--quick", "--seed", "7"])
     first = capsys.readouterr().out
-    cli.main(["demo", "--seed", "7"])
+    cli.main(["demo", "--quick", "--seed", "7"])
     assert capsys.readouterr().out == first
-    cli.main(["demo", "--seed", "8"])
+    cli.main(["demo", "--quick", "--seed", "8"])
     assert capsys.readouterr().out != first
