@@ -244,6 +244,16 @@ def draw_dome(
         cv2.polylines(mask, [local], True, 150, max(1, int(0.04 * (x1 - x0))), cv2.LINE_AA, SHIFT)
         a = mask.astype(np.float32)[..., None] / 255.0
         roi[:] = (roi * (1 - a) + np.float32(235) * a).astype(np.uint8)
+    if glare_gain > 0 and len(outline) > 8:
+        # A bright crescent along the rim on the side away from the light: the
+        # curved plastic mirrors the room there.
+        c2 = outline.mean(axis=0)
+        lp = cam.project_ideal(np.array([[centre[0] + light[0] * radius, centre[1] + light[1] * radius, 0.0]]))[0]
+        away = c2 - (lp - c2)
+        rim = outline[np.argsort(np.linalg.norm(outline - away, axis=1))[: max(3, len(outline) // 4)]]
+        rim = rim[np.argsort(np.arctan2(rim[:, 1] - c2[1], rim[:, 0] - c2[0]))]
+        inner = c2 + (rim - c2) * 0.9
+        cv2.polylines(glare, [to_fixed(inner)], False, float(70 * glare_gain), max(1, int(0.05 * np.ptp(outline[:, 0]))), cv2.LINE_AA, SHIFT)
     if glare_gain > 0:
         c = np.array([centre[0], centre[1], 0.0])
         v = cam.position - c

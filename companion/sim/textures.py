@@ -140,6 +140,23 @@ def board_texture(layout: Layout, style_index: int = 0) -> Image:
         region = img[y0 : y0 + tile.shape[0], x0 : x0 + tile.shape[1]]
         mask = tile[: region.shape[0], : region.shape[1]] > 127
         region[mask] = st.track
+    # Printed direction arrows between some track spaces, and the bubble's name.
+    for n in range(2, 29, 7):
+        a, b = holes[f"track:{n}"], holes[f"track:{n % 28 + 1}"]
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        d = ((b[0] - a[0]) / 6, (b[1] - a[1]) / 6)
+        cv2.arrowedLine(img, _mm((mid[0] - d[0], mid[1] - d[1]), s), _mm((mid[0] + d[0], mid[1] + d[1]), s), st.base, int(0.8 * s), aa, 4, 0.5)
+    font2 = cv2.FONT_HERSHEY_SIMPLEX
+    label = "POP-O-MATIC"
+    (lw, lh), _ = cv2.getTextSize(label, font2, 0.55 * s / 4, max(1, int(s / 3)))
+    org = (int(cx * s - lw / 2), int((cy + dr + 3.6) * s + lh / 2))
+    cv2.putText(img, label, org, font2, 0.55 * s / 4, (30, 30, 30) if sum(st.ring) > 300 else (230, 230, 230), max(1, int(s / 3)), aa)
+    # Print grain and the slight mottling of printed card under gloss.
+    rng = np.random.default_rng(77 + style_index)
+    hgt, wid = img.shape[:2]
+    mottle = cv2.resize(rng.normal(0, 1, (hgt // 40, wid // 40)).astype(np.float32), (wid, hgt), interpolation=cv2.INTER_CUBIC)
+    grain = rng.normal(0, 1, (hgt, wid)).astype(np.float32)
+    img = np.clip(img.astype(np.float32) * (1 + 0.012 * mottle[..., None]) + 2.5 * grain[..., None], 0, 255).astype(np.uint8)
     return img
 
 
