@@ -137,14 +137,15 @@ def vision_stream(layout_path: Path | None, calibration_path: Path | None) -> An
     from companion.layout import load_layout
 
     layout = load_layout(layout_path)
+    from companion.vision.calibration import default_calibration_path, load_calibration
+
     calibration = None
+    if calibration_path is None and default_calibration_path().is_file():
+        # `companion calibrate` saved one for this table: reuse it.
+        calibration_path = default_calibration_path()
     if calibration_path is not None:
         if not calibration_path.is_file():
             raise UserError(f"no such calibration file: {calibration_path}")
-        try:
-            from companion.vision.calibration import load_calibration
-        except ImportError as exc:
-            raise UserError("this build cannot load calibrations yet (companion.vision.calibration is missing)") from exc
         calibration = load_calibration(calibration_path)
     try:
         from companion.vision.reader import BoardReader
