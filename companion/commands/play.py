@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.first and players and args.first not in [c for p in players for c in p]:
         raise UserError(f"--first {args.first}: that colour is not among --players")
     # Check everything the user can get wrong before touching the record.
-    stream = options.vision_stream(args.layout, args.calibration)
+    stream = options.vision_stream(args.layout, args.calibration, reuse_saved=True)
     if args.video is not None:
         if not args.video.is_file():
             raise UserError(f"no such video file: {args.video}")

@@ -132,15 +132,20 @@ class QuietSpeaker:
         pass
 
 
-def vision_stream(layout_path: Path | None, calibration_path: Path | None) -> Any:
-    """A :class:`VisionStream` over a :class:`BoardReader` for this layout."""
+def vision_stream(layout_path: Path | None, calibration_path: Path | None, *, reuse_saved: bool = False) -> Any:
+    """A :class:`VisionStream` over a :class:`BoardReader` for this layout.
+
+    With *reuse_saved* (live play), the calibration ``companion calibrate``
+    saved for this table is used when none is given; a replay uses only what
+    it is told, so it gives the same result on any machine.
+    """
     from companion.layout import load_layout
 
     layout = load_layout(layout_path)
     from companion.vision.calibration import default_calibration_path, load_calibration
 
     calibration = None
-    if calibration_path is None and default_calibration_path().is_file():
+    if calibration_path is None and reuse_saved and default_calibration_path().is_file():
         # `companion calibrate` saved one for this table: reuse it.
         calibration_path = default_calibration_path()
     if calibration_path is not None:
