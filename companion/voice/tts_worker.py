@@ -41,6 +41,16 @@ def _wait_for_file(path: Path, seconds: float = 2.0) -> bool:
     return False
 
 
+def _render(engine: Any, req: dict[str, Any], path: Path, default_rate: int) -> bool:
+    """One request through *engine*; True once the WAV is on disk."""
+    engine.setProperty("rate", int(req.get("rate") or default_rate))
+    if req.get("voice"):
+        engine.setProperty("voice", req["voice"])
+    engine.save_to_file(str(req["text"]), str(path))
+    engine.runAndWait()
+    return _wait_for_file(path)
+
+
 def main() -> int:
     # pyttsx3 prints "Audio saved to ..." on stdout: keep the protocol on a
     # private copy of fd 1 and send everything else to stderr.
@@ -60,21 +70,11 @@ def main() -> int:
         try:
             req = json.loads(line)
             path = Path(req["path"])
-            engine.setProperty("rate", int(req.get("rate") or default_rate))
-            if req.get("voice"):
-                engine.setProperty("voice", req["voice"])
-            engine.save_to_file(str(req["text"]), str(path))
-            engine.runAndWait()
-            if not _wait_for_file(path):
+            if not _render(engine, req, path, default_rate):
                 # pyttsx3 sometimes finishes its loop before writing; one retry
                 # with a fresh engine, then give up.
                 engine = pyttsx3.init()
-                engine.setProperty("rate", int(req.get("rate") or default_rate))
-                if req.get("voice"):
-                    engine.setProperty("voice", req["voice"])
-                engine.save_to_file(str(req["text"]), str(path))
-                engine.runAndWait()
-                if not _wait_for_file(path):
+                if not _render(engine, req, path, default_rate):
                     raise RuntimeError("the engine wrote no audio")
             _reply(proto, {"ok": True})
         except Exception as exc:
