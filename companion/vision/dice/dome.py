@@ -49,7 +49,7 @@ SEARCH_DIE_PX = 12
 CANDIDATES = 3
 #: ... and the places busiest with edges (the die when its pips are faint).
 BUSY_CANDIDATES = 2
-READ_DIE_PX = 20
+READ_DIE_PX = 26
 
 
 @dataclass(frozen=True)
@@ -62,15 +62,15 @@ class Acceptance:
     settled die in many frames, and a wrong pop is far worse than a late one.
     """
 
-    min_score: float = 0.42  # normalised cross-correlation of the best face
+    min_score: float = 0.4  # normalised cross-correlation of the best face
     min_contrast: float = 0.25  # its marks at least this much darker than the face
-    min_margin: float = 0.04  # over the best other value
+    min_margin: float = 0.06  # over the best other value
 
 
 ACCEPT = Acceptance()
 #: Learned faces (digits) resemble each other more than pip layouts do
 #: (a 3 and a 5, a 6 and a 9): they must also beat every other value clearly.
-ACCEPT_LEARNED = Acceptance(min_score=0.5, min_contrast=0.2, min_margin=0.05)
+ACCEPT_LEARNED = Acceptance(min_score=0.55, min_contrast=0.3, min_margin=0.05)
 
 
 def die_fraction(die_size_mm: float, dome_radius_mm: float) -> float:

@@ -198,7 +198,9 @@ def find_faces(
     return places
 
 
-def busy_places(image: FloatImage, allowed: NDArray[np.bool_], size: int, count: int) -> list[FacePlace]:
+def busy_places(
+    image: FloatImage, allowed: NDArray[np.bool_], size: int, count: int
+) -> list[FacePlace]:
     """The *count* places with the most edges in a die-sized window, best first.
 
     Inside the dome the die is the busiest thing: its rim, its side faces and
