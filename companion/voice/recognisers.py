@@ -55,9 +55,6 @@ class Hypothesis:
     #: silence or noise: table talk forced onto a short phrase ("stop kicking
     #: me" heard as "stop" + silence) leaves much speech unexplained.
     unexplained_s: float = 0.0
-    #: Confidence of the wake word alone (its stretch of audio decoded as
-    #: "referee" against a phone loop); 1.0 when the text has no wake word.
-    wake_confidence: float = 1.0
 
     def command(self, context: Context) -> grammar.Command | None:
         return grammar.parse(self.text, context) if self.text else None
@@ -113,8 +110,6 @@ class PocketSphinxRecogniser:
         for context in Context:
             self._decoder.add_jsgf_string(context.value, grammar.jsgf(context))
         self._decoder.add_allphone_file("phones", str(model / "en-us" / "en-us-phone.lm.bin"))
-        self._decoder.add_jsgf_string(
-            "wake", f"#JSGF V1.0;\ngrammar wake;\npublic <w> = {grammar.WAKE_WORD};\n")
 
     def _run(self, search: str, pcm: bytes) -> tuple[str, float]:
         """Decode *pcm* with one search; (text, score). PocketSphinx's Python
@@ -130,37 +125,19 @@ class PocketSphinxRecogniser:
             return "", 0.0
         return hyp.hypstr, float(hyp.best_score)
 
-    def _alignment(self, clip: Samples, pad_frames: int) -> tuple[float, tuple[int, int] | None]:
-        """From the last decode: seconds of loud frames of *clip* (the audio
-        before padding) aligned to silence or fillers, and the frame span of
-        the wake word when the phrase starts with it."""
+    def _unexplained(self, clip: Samples, pad_frames: int) -> float:
+        """Seconds of loud frames of *clip* (the audio before padding) that
+        the last decode aligned to silence or fillers."""
         loud = np.concatenate([np.zeros(pad_frames, bool), loud_frames(clip),
                                np.zeros(pad_frames + 2, bool)])
         count = 0
-        wake: tuple[int, int] | None = None
-        first_word = True
         for seg in self._decoder.seg():
             word = seg.word
-            if seg.start_frame < 0 or word == "(NULL)":
+            if seg.start_frame < 0 or not (word.startswith("<") or word.startswith("[")
+                                           or word.startswith("+")):
                 continue
-            if word.startswith(("<", "[", "+")):
-                count += int(loud[seg.start_frame:seg.end_frame + 1].sum())
-                continue
-            if first_word and word.split("(")[0] == grammar.WAKE_WORD:
-                wake = (seg.start_frame, seg.end_frame)
-            first_word = False
-        return count / 100.0, wake
-
-    def _wake_confidence(self, pcm: bytes, span: tuple[int, int]) -> float:
-        """Decode the wake word's stretch alone, as "referee" and as phones."""
-        start = max(0, span[0] - 10) * 320
-        end = (span[1] + 10) * 320
-        part = pcm[start:end]
-        _, wake_score = self._run("wake", part)
-        _, phone_score = self._run("phones", part)
-        if wake_score <= 0:
-            return 0.0
-        return min(1.0, wake_score / phone_score) if phone_score > 0 else 1.0
+            count += int(loud[seg.start_frame:seg.end_frame + 1].sum())
+        return count / 100.0
 
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
         x = np.asarray(samples, dtype=np.float32)
@@ -171,11 +148,10 @@ class PocketSphinxRecogniser:
         frames = len(pcm) // 320
         if not text:
             return Hypothesis("", 0.0, frames)
-        unexplained, wake_span = self._alignment(x, (len(padded) - len(x)) // 320)
+        unexplained = self._unexplained(x, (len(padded) - len(x)) // 320)
         _, phone_score = self._run("phones", pcm)
         ratio = score / phone_score if phone_score > 0 else 1.0
-        wake = self._wake_confidence(pcm, wake_span) if wake_span else 1.0
-        return Hypothesis(text, min(1.0, ratio), frames, unexplained, wake)
+        return Hypothesis(text, min(1.0, ratio), frames, unexplained)
 
 
 def loud_frames(samples: Samples, above_floor_db: float = 15.0,
