@@ -320,6 +320,21 @@ def hand_strokes(
     return strokes
 
 
+def soften(img: Image, mask: Image, sigma: float) -> None:
+    """Blur *img* inside (and just around) *mask*: rounds off a drawn limb's
+    shading bands and edges, as skin and cloth look through a lens."""
+    ys, xs = np.nonzero(mask)
+    if xs.size == 0:
+        return
+    pad = int(3 * sigma) + 2
+    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+    x1, y1 = min(img.shape[1], int(xs.max()) + pad + 1), min(img.shape[0], int(ys.max()) + pad + 1)
+    roi = img[y0:y1, x0:x1]
+    blurred = cv2.GaussianBlur(roi, (0, 0), sigma)
+    soft = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), max(0.8, sigma / 3)).astype(np.float32)[..., None] / 255.0
+    roi[:] = (blurred * soft + roi * (1 - soft)).astype(np.uint8)
+
+
 def draw_strokes(
     img: Image, mask: Image | None, cam: Camera, strokes: list[Stroke], light: FloatArray, pieces: int = 4, flat_z: float | None = None
 ) -> None:
@@ -338,11 +353,11 @@ def draw_strokes(
         if flat_z is None:
             lit = 0.6 + 0.35 * max(0.0, float(light[2]))
             # Darker outline, body, then a highlight along the middle: a rounded limb.
-            colours = [shade(st.bgr, lit * 0.72), shade(st.bgr, lit), shade(st.bgr, lit * 1.12)]
+            colours = [shade(st.bgr, lit * f) for f in (0.7, 0.84, 0.96, 1.05, 1.12)]
         else:
             colours = [(255, 255, 255)]
         for layer, col in enumerate(colours):
-            width = (1.0, 0.72, 0.3)[layer]
+            width = (1.0, 0.86, 0.68, 0.48, 0.26)[layer]
             for k in range(pieces):
                 p0, p1 = uv[k], uv[k + 1]
                 thick = max(1, int(2 * width * (pr[k] + pr[k + 1]) / 2))
