@@ -98,6 +98,7 @@ class BoardScore:
     tracked_ms: list[float] = field(default_factory=list)
     steady_ms: list[float] = field(default_factory=list)
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    render_failures: list[int] = field(default_factory=list)
 
 
 def run_board(args: argparse.Namespace) -> BoardScore:
@@ -118,7 +119,11 @@ def run_board(args: argparse.Namespace) -> BoardScore:
         scene = Scene.random(int(rng.integers(2**31)), layout, size=(1280, 720))
         state = str(rng.choice(["settled", "settled", "settled", "settled", "cocked", "tumbling"]))
         die = DieView(int(rng.integers(1, 7)), state=state)
-        frame, truth = render(pegs, die, scene, seed=seed, layout=layout)
+        try:
+            frame, truth = render(pegs, die, scene, seed=seed, layout=layout)
+        except MemoryError:  # a renderer fault, not the reader's: counted and shown
+            score.render_failures.append(seed)
+            continue
         calibration = _calibrate(layout, scene, seed) if args.calibrated else None
         reader = BoardReader(layout, calibration)
         # CPU time of this process (one OpenCV thread): the machine may be shared.
@@ -249,6 +254,8 @@ def _print(s: BoardScore, args: argparse.Namespace) -> None:
     print(f"    still camera, die read afresh:  {ms(s.tracked_ms)}")
     print(f"    still camera, die unchanged:    {ms(s.steady_ms)}")
     print(f"    new camera (full marker search and pose): {ms(s.cold_ms)}")
+    if s.render_failures:
+        print(f"  the renderer failed on seeds {s.render_failures} (left out)")
     if s.confusions:
         worst = ", ".join(f"{a}->{b} x{n}" for (a, b), n in s.confusions.most_common(6))
         print(f"  wrong calls (truth->read): {worst}")

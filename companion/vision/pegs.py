@@ -77,6 +77,7 @@ class HoleEvidence:
     """Per-hole measurements of one frame (arrays over the 60 holes)."""
 
     recess_share: np.ndarray  # share of base pixels that look like an empty recess
+    recess_px: np.ndarray  # (60, P) which base pixels look like an empty recess
     top_colour: np.ndarray  # (60, 3) white-balanced median colour of the top disc
     top_saturation: np.ndarray
     top_cosine: np.ndarray  # (60, 4) cosine of the top's chroma with each peg colour
@@ -110,8 +111,11 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     protos = protos / np.linalg.norm(protos, axis=1, keepdims=True)
     top, sat, cos = _colour_match(samples["top"] / wb, protos)
     _, body_sat, body_cos = _colour_match(samples["body"] / wb, protos)
-    _, bsat, bcos = _colour_match(base, protos)
-    return HoleEvidence(recess.mean(axis=1), top, sat, cos, body_sat, body_cos, bsat, bcos)
+    # The base's colour from its inner part only: a peg's foot covers it, while
+    # the outer ring reaches the rim and the print around an empty hole.
+    _, bsat, bcos = _colour_match(base[:, :BASE_INNER_PIXELS], protos)
+    return HoleEvidence(recess.mean(axis=1), recess, top, sat, cos, body_sat, body_cos, bsat,
+                        bcos)
 
 
 def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
@@ -141,6 +145,27 @@ def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
     return None
 
 
+def _all_agree(ev: HoleEvidence, model: ColourModel) -> np.ndarray:
+    """(60,) top, body and base all show the same peg colour, clearly."""
+    best = np.argmax(ev.top_cosine, axis=1)
+    rows = np.arange(len(best))
+    ok = (ev.top_saturation >= model.min_saturation) & (ev.top_cosine[rows, best] >= model.min_cosine)
+    for sat, cos in ((ev.body_saturation, ev.body_cosine), (ev.base_saturation, ev.base_cosine)):
+        ok &= (sat >= AGREE_SATURATION) & (cos[rows, best] >= model.min_cosine) & (
+            np.argmax(cos, axis=1) == best)
+    return np.asarray(ok)
+
+
+#: The base pixels within 0.35 of the disc's radius (centre and first ring).
+BASE_INNER_PIXELS = 9
+
+#: A hole's recess counts as seen when at least this many base pixels are not
+#: behind a nearer peg.
+MIN_SEEN_PIXELS = 3
+
+#: The saturation body and base must show to overrule a partly seen recess.
+AGREE_SATURATION = 0.3
+
 #: A blurred recess: brightest channel and saturation below these.
 BLURRED_RECESS_VALUE = 0.55
 BLURRED_RECESS_SATURATION = 0.3
@@ -162,15 +187,20 @@ class Silhouettes:
     depth_mm: np.ndarray  # (60,) distance from the camera
     base_in: np.ndarray  # (60, 60) bool
     top_in: np.ndarray  # (60, 60) bool
+    #: (60, P, 60): base sample pixel *p* of hole *i* lies inside the silhouette of hole *j*.
+    base_px_in: np.ndarray
 
     @classmethod
     def build(cls, base_px: np.ndarray, top_px: np.ndarray, radius_px: np.ndarray,
-              depth_mm: np.ndarray) -> Silhouettes:
+              depth_mm: np.ndarray, base_points: np.ndarray) -> Silhouettes:
+        n, p = base_points.shape[:2]
         base_in = _inside(base_px, base_px, top_px, radius_px * 1.1)
         top_in = _inside(top_px, base_px, top_px, radius_px)
+        px_in = _inside(base_points.reshape(-1, 2), base_px, top_px, radius_px * 1.1).reshape(n, p, n)
         np.fill_diagonal(base_in, False)
         np.fill_diagonal(top_in, False)
-        return cls(depth_mm, base_in, top_in)
+        px_in[np.arange(n), :, np.arange(n)] = False
+        return cls(depth_mm, base_in, top_in, px_in)
 
 
 def _inside(points: np.ndarray, a: np.ndarray, b: np.ndarray, radius: np.ndarray) -> np.ndarray:
@@ -189,8 +219,8 @@ def classify(
 
     Holes are decided nearest to the camera first, so that when a hole's
     evidence is spoiled by a peg in front of it, that peg is already known.
-    A peg whose only evidence is its top colour while its recess is hidden
-    by a nearer peg, or while its top could be a farther peg or the printed
+    A peg whose only evidence is its top colour while its recess is mostly
+    hidden by a nearer peg, or while its top could be a farther peg or the printed
     area of the same colour, is *ambiguous*; the rules' prior (a colour has
     four pegs) then removes ambiguous pegs beyond four, least sure first.
     ``hole_owner`` is each hole's colour (Home and Finish) or None (track).
@@ -202,18 +232,27 @@ def classify(
     states = ["unknown"] * n
     conf = np.zeros(n)
     hidden = np.zeros(n, dtype=bool)
+    mostly_hidden = np.zeros(n, dtype=bool)
     order = np.argsort(sil.depth_mm)
     pegs_so_far: list[int] = []
     weak_pegs: list[int] = []
+    agree = _all_agree(ev, model)
     for i in order:
-        recess = ev.recess_share[i] >= model.recess_share
-        # Is this hole's recess behind a nearer peg already found?
-        hidden[i] = bool(sil.base_in[i, pegs_so_far].any())
+        # Which of this hole's base pixels do nearer pegs (already found) hide?
+        covered = sil.base_px_in[i][:, pegs_so_far].any(axis=1) if pegs_so_far else None
+        seen = ~covered if covered is not None else np.ones(ev.recess_px.shape[1], dtype=bool)
+        hidden[i] = int(seen.sum()) < MIN_SEEN_PIXELS
+        mostly_hidden[i] = float(seen.mean()) < 0.5
+        share = float(ev.recess_px[i][seen].mean()) if not hidden[i] else 0.0
+        # A recess seen in part, unless top, body and an unobstructed base all
+        # show one peg colour (then the "recess" pixels are the peg's shaded foot).
+        own_foot = agree[i] and share < 0.5 and (covered is None or not covered.any())
+        recess = share >= model.recess_share and not own_foot
         colour = COLORS[int(best[i])]
         peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
                          * np.clip(ev.top_saturation[i] / (2 * model.min_saturation), 0, 1))
         if recess:
-            states[i], conf[i] = "empty", float(min(1.0, 0.5 + ev.recess_share[i]))
+            states[i], conf[i] = "empty", float(min(1.0, 0.5 + share))
         elif looks_peg[i]:
             states[i], conf[i] = colour, max(0.05, peg_conf)
             pegs_so_far.append(int(i))
@@ -226,33 +265,38 @@ def classify(
             weak_pegs.append(int(i))
         else:
             states[i], conf[i] = "unknown", 0.0
-    ambiguous = np.zeros(n, dtype=bool)
-    ambiguous[weak_pegs] = True
+    # 0: clear; 1, 2: ambiguous (2: its top falls on a farther peg of its colour).
+    ambiguous = np.zeros(n, dtype=np.int8)
+    ambiguous[weak_pegs] = 1
     for i in pegs_so_far:
-        if not hidden[i]:
+        if not mostly_hidden[i]:
             continue
         farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
-                   and states[j] == states[i]]
+                   and states[j] == states[i] and j not in weak_pegs]
         on_peg = bool(sil.top_in[i, farther].any())
         on_print = hole_owner[i] == states[i]
-        ambiguous[i] = on_peg or on_print
+        # A farther peg of the colour explains the top better than print does.
+        ambiguous[i] = 2 if on_peg else 1 if on_print else 0
     _four_per_colour(states, conf, ambiguous)
     return states, conf
 
 
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray) -> None:
-    """Apply the rules' prior in place: no colour has more than four pegs.
+    """Apply the rules' prior in place: every colour has exactly four pegs.
 
     Extra pegs are taken from the ambiguous ones (least sure first) and made
-    empty; if the excess is not explained by ambiguous pegs, the unsure rest
-    become unknown: the reader never picks a peg to drop at random.
+    empty; if the excess is not explained by ambiguous pegs, the least sure
+    become unknown: the reader never picks a peg to drop at random. An
+    ambiguous peg is kept only when the prior confirms it: nothing on the
+    board is unknown and its colour then has exactly four pegs; otherwise it
+    is unknown too.
     """
     for colour in COLORS:
         idx = [i for i, s in enumerate(states) if s == colour]
         excess = len(idx) - 4
         if excess <= 0:
             continue
-        weak = sorted((i for i in idx if ambiguous[i]), key=lambda i: conf[i])
+        weak = sorted((i for i in idx if ambiguous[i]), key=lambda i: (-ambiguous[i], conf[i]))
         for i in weak[:excess]:
             states[i], conf[i] = "empty", 0.5
         excess -= min(excess, len(weak))
@@ -260,3 +304,11 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray)
             for i in sorted(idx, key=lambda i: conf[i])[:excess]:
                 if states[i] == colour:
                     states[i], conf[i] = "unknown", 0.0
+    settled = "unknown" not in states
+    for colour in COLORS:
+        idx = [i for i, s in enumerate(states) if s == colour]
+        if settled and len(idx) == 4:
+            continue
+        for i in idx:
+            if ambiguous[i]:
+                states[i], conf[i] = "unknown", 0.0

@@ -135,7 +135,7 @@ class BoardReader:
             self._plan_key = key
             self._sil = Silhouettes.build(
                 self._plan.centre["base"], self._plan.centre["top"], self._plan.peg_radius_px,
-                self._plan.depth_mm,
+                self._plan.depth_mm, self._plan.points["base"],
             )
             r = self.geometry.dome_radius_mm
             self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_CROP_PX,

@@ -29,12 +29,22 @@ _UNIT = np.array(
     + [[0.95 * np.cos(a), 0.95 * np.sin(a)] for a in np.linspace(np.pi / 6, 2 * np.pi + np.pi / 6, 6,
                                                                  endpoint=False)]
 )
+#: A denser disc for the recess (centre and rings of 8, 12 and 16), so that the
+#: sliver of an empty hole that a nearer peg leaves visible is still sampled.
+_DENSE = np.array(
+    [[0.0, 0.0]]
+    + [[r * np.cos(a), r * np.sin(a)]
+       for r, k in ((0.35, 8), (0.7, 12), (1.0, 16))
+       for a in np.linspace(0, 2 * np.pi, k, endpoint=False) + r]
+)
 
 #: Sample points of a hole, as (height above the board in peg heights, disc radius in mm).
 POINTS: dict[str, tuple[float, float]] = {
     "top": (0.97, 0.45),   # a peg's cap (fraction of peg height; radius as a fraction of peg radius)
     "body": (0.5, 0.5),
-    "base": (0.0, 0.45),   # the recess (radius as a fraction of hole radius)
+    # the recess, across most of the hole (radius as a fraction of the hole's):
+    # any of it seen means no peg, since a peg's foot covers its whole hole.
+    "base": (0.0, 0.85),
 }
 
 
@@ -46,6 +56,8 @@ class SamplePlan:
     index: dict[str, np.ndarray]
     #: point name -> (60, 2) centre pixel (float) of the sample disc.
     centre: dict[str, np.ndarray]
+    #: point name -> (60, P, 2) every sample pixel (float).
+    points: dict[str, np.ndarray]
     #: (60,) the image direction and length (px) from a hole's base to its peg's top.
     lift_px: np.ndarray
     #: (60,) True where every sample pixel of the hole lies inside the frame.
@@ -68,15 +80,18 @@ def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, 
     n = len(holes)
     index: dict[str, np.ndarray] = {}
     centre: dict[str, np.ndarray] = {}
+    points: dict[str, np.ndarray] = {}
     inside = np.ones(n, dtype=bool)
     for name, (lift, rad) in POINTS.items():
         z = -lift * geometry.peg_height_mm  # board z points into the table
         radius_mm = rad * (geometry.hole_radius_mm if name == "base" else geometry.peg_radius_mm)
         # Sample discs lie in the board's plane (the cap of a peg faces up).
-        pts = holes[:, None, :] + radius_mm * _UNIT[None, :, :]
+        unit = _DENSE if name == "base" else _UNIT
+        pts = holes[:, None, :] + radius_mm * unit[None, :, :]
         pts3 = np.concatenate([pts, np.full(pts.shape[:2] + (1,), z)], axis=2).reshape(-1, 3)
-        px = camera.project(pts3).reshape(n, len(_UNIT), 2)
+        px = camera.project(pts3).reshape(n, len(unit), 2)
         centre[name] = px[:, 0, :]
+        points[name] = px
         cols = np.rint(px[..., 0]).astype(np.int64)
         rows = np.rint(px[..., 1]).astype(np.int64)
         ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
@@ -92,7 +107,7 @@ def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, 
                                            np.full(n, -geometry.peg_height_mm)]))
     radius_px = np.linalg.norm(edge - centre["top"], axis=1)
     paper_index, paper_weights = _paper(geometry, camera, shape)
-    return SamplePlan(index, centre, lift_px, inside, depth, shape, paper_index, paper_weights,
+    return SamplePlan(index, centre, points, lift_px, inside, depth, shape, paper_index, paper_weights,
                       radius_px)
 
 
