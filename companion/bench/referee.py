@@ -60,9 +60,9 @@ def _truth_game(seed: int, players: list[str], messy: float) -> tuple[Any, Any, 
     game = scripted_game(seed, players, messy=messy)
     loop = Loop(Referee, _Silent())
     loop.start(game.players)
-    started = time.perf_counter()
+    started = time.process_time()
     feed_observations(loop, game.observations)
-    spent = time.perf_counter() - started
+    spent = time.process_time() - started
     verdict = judge(
         game.truth, loop.events, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at
     )
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             f"delay settled -> announced: mean {statistics.fmean(delays):.3f} s, "
             f"max {max(delays):.3f} s (game time; {len(delays)} pops and moves)"
         )
-    print(f"loop speed: {observations / spent if spent else 0:.0f} observations/s on one core")
+    print(f"loop speed: {observations / spent if spent else 0:.0f} observations/s on one core (CPU time)")
     for line in failures[:10]:
         print(line)
     return 0

@@ -59,6 +59,6 @@ def run_video(args: argparse.Namespace) -> int:
             f"delay settled -> announced: mean {statistics.fmean(delays):.3f} s, max {max(delays):.3f} s "
             f"(video time; {len(delays)} pops and moves)"
         )
-    print(f"vision + loop: {frames / vision_s if vision_s else 0:.1f} frames/s on one core ({frames} frames)")
-    print(f"(rendering took {render_s:.0f} s and is not counted)")
+    print(f"vision + loop: {frames / vision_s if vision_s else 0:.1f} frames/s on one core, CPU time ({frames} frames)")
+    print(f"(rendering took {render_s:.0f} CPU s and is not counted)")
     return 0

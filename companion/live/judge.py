@@ -62,7 +62,9 @@ def judge(
         else:
             unmatched.remove(match)
     delays: list[float] = []
-    for kind, times in (("pop", pop_at), ("move", move_at)):
+    # Delays pair the k-th announced pop (move) with the k-th settled one, so
+    # they mean something only when the events match one for one.
+    for kind, times in (("pop", pop_at), ("move", move_at)) if difference is None else ():
         announced = [t for t, e in emitted if e.get("event") == kind]
         delays.extend(a - s for a, s in zip(announced, times, strict=False))
     return Verdict(
