@@ -107,14 +107,21 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
     if digits_grammar_too:
         contexts.insert(1, (Context.DIGITS, "digits-only grammar"))
     for context, note in contexts:
-        ok = 0
+        ok = accepted = wrong_calls = 0
         per: dict[str, list[int]] = {}
         confusions: Counter[str] = Counter()
         for samples, digit, speaker in clips:
             if context is Context.ANY:
                 _hyp, cmd = listener.recognise(samples)
             else:
-                cmd = listener.recogniser.decode(samples, context).command(context)
+                hyp = listener.recogniser.decode(samples, context)
+                cmd = hyp.command(context)
+                policy = Policy()
+                policy.expect_pop(0.0)
+                decision = policy.decide(hyp, context, 0.0)
+                acted = decision.command if decision.action == "apply" else None
+                accepted += acted == Command("pop", value=digit)
+                wrong_calls += acted is not None and acted != Command("pop", value=digit)
             good = cmd == Command("pop", value=digit)
             ok += good
             per.setdefault(speaker, [0, 0])
@@ -127,6 +134,9 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
         target = f"  target >= 97%: {_verdict(acc, 97.0)}" if context is Context.POP else ""
         print(f"  {note:36s} {_pct(ok, len(clips))}{target}")
         print(f"      by speaker: {speakers}")
+        if context is not Context.ANY:
+            print(f"      through the live policy: correct and acted on {_pct(accepted, len(clips))}"
+                  f", wrong number acted on {_pct(wrong_calls, len(clips))}, rest ignored")
         top = ", ".join(f"{k} x{v}" for k, v in confusions.most_common(4))
         if top:
             print(f"      top confusions: {top}")

@@ -30,14 +30,17 @@ WAKE_WINDOW_S = 4.0
 CONFIRM_WINDOW_S = 8.0
 POP_WINDOW_S = 10.0
 
-#: Confidence floors (PocketSphinx grammar-vs-phone-loop ratio; measured on
-#: the synthesised command and table-talk sets, docs/voice.md).
-WOKEN_THRESHOLD = 0.80
+#: Confidence floors (PocketSphinx grammar-vs-phone-loop ratio). Tuned on the
+#: en-us voice only (docs/voice.md); the other three benchmark voices are
+#: held out. At 0.80 en-us kept 46/48 commands but acted on 3/104 table-talk
+#: sentences; at 0.85, 43/48 and 0/104. A missed command is said again; a
+#: false activation is a wrong call, so 0.85.
+WOKEN_THRESHOLD = 0.85
 BARE_THRESHOLD = 0.90
 #: Most seconds of clearly audible sound a command may leave unexplained (the
 #: recogniser aligned it to silence): table talk forced onto a phrase leaves
-#: much more.
-MAX_UNEXPLAINED_S = 0.20
+#: much more (commands measured <= 0.02 s clean).
+MAX_UNEXPLAINED_S = 0.15
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,9 @@ class Policy:
         if command is None:
             return Decision("ignore", reason="not a command" if hyp.text else "nothing recognised")
         woken = hyp.text.startswith(grammar.WAKE_WORD + " ") or context is Context.AWAKE
-        threshold = self.woken_threshold if woken else self.bare_threshold
+        # a number the referee asked for is vouched for by the context
+        expected = context is Context.POP and command.intent == "pop"
+        threshold = self.woken_threshold if woken or expected else self.bare_threshold
         if command.intent == "wake":
             threshold = self.bare_threshold
         if hyp.unexplained_s > self.max_unexplained_s:
