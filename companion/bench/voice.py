@@ -33,7 +33,7 @@ from companion import paths
 from companion.voice.audio import RATE, add_noise, read_wav
 from companion.voice.evalsets import COMMAND_SET, TABLE_TALK
 from companion.voice.grammar import Command, Context
-from companion.voice.listener import Listener
+from companion.voice.listener import Listener, decode_in_context
 from companion.voice.policy import Policy
 from companion.voice.synth import VOICES, synthesise
 
@@ -102,7 +102,7 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
     files = _digit_files(step)
     print(f"Real spoken digits one to six ({len(files)} clips, 3 speakers, 8 kHz)")
     clips = [(read_wav(f).samples, d, s) for f, d, s in files]
-    contexts = [(Context.POP, "as a pop correction (POP grammar)"),
+    contexts = [(Context.POP, "as a pop correction (POP + digits 2nd opinion)"),
                 (Context.ANY, "everything allowed (listen --wav)")]
     if digits_grammar_too:
         contexts.insert(1, (Context.DIGITS, "digits-only grammar"))
@@ -114,7 +114,7 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
             if context is Context.ANY:
                 _hyp, cmd = listener.recognise(samples)
             else:
-                hyp = listener.recogniser.decode(samples, context)
+                hyp = decode_in_context(listener.recogniser, samples, context)
                 cmd = hyp.command(context)
                 policy = Policy()
                 policy.expect_pop(0.0)

@@ -82,3 +82,32 @@ def test_speech_the_grammar_could_not_explain_is_ignored() -> None:
     d = policy.decide(Hypothesis("stop", 1.0, unexplained_s=0.9), context, 0.0)
     assert d.action == "ignore" and "outside the grammar" in d.reason
     assert policy.decide(Hypothesis("stop", 1.0, unexplained_s=0.05), context, 1.0).action == "apply"
+
+
+class Scripted:
+    """A recogniser that answers from a script, per context."""
+
+    name = "scripted"
+
+    def __init__(self, answers: dict[Context, str]) -> None:
+        self.answers = answers
+        self.asked: list[Context] = []
+
+    def decode(self, samples, context):  # type: ignore[no-untyped-def]
+        self.asked.append(context)
+        return Hypothesis(self.answers.get(context, ""), 0.95)
+
+
+def test_a_bare_number_gets_a_second_opinion_from_the_digits_grammar() -> None:
+    import numpy as np
+
+    from companion.voice.listener import decode_in_context
+
+    audio = np.zeros(160, np.float32)
+    rec = Scripted({Context.POP: "two", Context.DIGITS: "six"})
+    assert decode_in_context(rec, audio, Context.POP).text == "six"
+    rec = Scripted({Context.POP: "referee undo", Context.DIGITS: "six"})
+    assert decode_in_context(rec, audio, Context.POP).text == "referee undo"
+    assert rec.asked == [Context.POP]
+    rec = Scripted({Context.LIVE: "stop", Context.DIGITS: "six"})
+    assert decode_in_context(rec, audio, Context.LIVE).text == "stop"

@@ -18,7 +18,7 @@ from companion import paths
 from companion.voice.audio import RATE, add_noise, write_wav
 from companion.voice.evalsets import COMMAND_SET, TABLE_TALK
 from companion.voice.grammar import Command, Context
-from companion.voice.listener import Listener
+from companion.voice.listener import Listener, decode_in_context
 from companion.voice.policy import Policy
 
 pytestmark = pytest.mark.slow
@@ -85,7 +85,7 @@ def test_real_spoken_digits_as_pop_corrections(recogniser) -> None:  # type: ign
     from companion.voice.audio import read_wav
 
     sample = _real_digit_sample()
-    ok = sum(recogniser.decode(read_wav(f).samples, Context.POP).command(Context.POP)
+    ok = sum(decode_in_context(recogniser, read_wav(f).samples, Context.POP).command(Context.POP)
              == Command("pop", value=d) for f, d in sample)
     assert ok >= 0.80 * len(sample), f"{ok}/{len(sample)}"
 
