@@ -47,7 +47,7 @@ def make_sheet(tile_width: int = 640, columns: int = 3, seed: int = 11) -> np.nd
     tiles = []
     for k, (label, over, die) in enumerate(TILES):
         rng = np.random.default_rng(seed + k)
-        args = {"size": (1280, 720), **over}
+        args = {"size": (1280, 720), "hand_softness": 0.3, **over}
         scene = Scene.random(rng, layout, **args)
         if label.startswith("hand reaching"):
             scene = replace(scene, hand=HandView(tip_mm=layout.holes["track:26"], height_mm=40.0, from_deg=250.0, pinch=True))

@@ -225,7 +225,8 @@ def render_physical(
         hand_mask = np.zeros((h, w), np.uint8)
         shapes.draw_strokes(img, hand_mask, cam, strokes, light)
         finger_px = cam.fx * 8.0 * hand.scale / max(50.0, float(cam.depth(np.array([[*hand.tip_mm, hand.height_mm]]))[0]))
-        shapes.soften(img, hand_mask, max(1.0, 0.32 * finger_px))
+        if scene.hand_softness > 0:
+            shapes.soften(img, hand_mask, max(0.5, scene.hand_softness * finger_px))
         glare[hand_mask > 0] = 0  # the hand is in front of the dome's reflections
 
     img = _light(img, glare, scene, sheen)

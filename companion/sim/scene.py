@@ -116,6 +116,9 @@ class Scene:
     #: JPEG quality (100 = no compression).
     jpeg_quality: int = 100
     hand: HandView | None = None
+    #: How much the lens and motion soften a hand (blur sigma as a fraction
+    #: of a finger's radius in pixels; 0 = crisp edges).
+    hand_softness: float = 0.0
 
     @property
     def size(self) -> tuple[int, int]:
@@ -165,6 +168,8 @@ class Scene:
             jpeg_quality=int(rng.integers(45, 96)) if rng.random() < 0.7 else 100,
             hand=HandView.random(rng, layout) if rng.random() < 0.3 else None,
         )
+        # Drawn last, so adding this knob left every earlier draw unchanged.
+        scene = replace(scene, hand_softness=float(rng.uniform(0.15, 0.4)))
         return replace(scene, **overrides)
 
 
