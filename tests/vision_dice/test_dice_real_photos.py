@@ -12,6 +12,7 @@ FOLDER = paths.dice_real_dir()
 pytestmark = pytest.mark.skipif(not FOLDER.is_dir(), reason="dice-real folder absent")
 
 
+@pytest.mark.slow
 def test_a_fixed_sample_of_real_dice_reads_well() -> None:
     dice = list(labelled_dice(FOLDER, every=7))  # 45 photos, 141 dice, every face
     assert {d.value for d in dice} == set(range(1, 7))
