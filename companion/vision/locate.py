@@ -23,7 +23,7 @@ Why this shape:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -302,6 +302,11 @@ class BoardLocator:
         pose = self._pose_from_markers(found, size)
         if isinstance(pose, BoardPose):
             self._remember_patches(gray, found)
+        elif self._last is not None:
+            # The markers are hidden or gone: follow the board by its own holes.
+            followed = follow_holes(gray, self._last, self.geometry)
+            if followed is not None:
+                return replace(followed, markers_seen=tuple(sorted(found)))
         return pose
 
     # -- the cheap still-camera check -----------------------------------------
@@ -409,3 +414,94 @@ def _cells(patch: np.ndarray) -> np.ndarray:
     h, w = patch.shape[:2]
     return cv2.resize(patch, (max(1, w // 4), max(1, h // 4)),
                       interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+#: Holes that must be re-found for a markerless pose to count.
+MIN_HOLES = 12
+
+
+def follow_holes(gray: np.ndarray, last: BoardPose, geometry: BoardGeometry) -> BoardPose | None:
+    """Re-locate the board from its printed holes, starting from the last pose.
+
+    When the markers are covered or gone (a hand over two of them, a marker
+    sheet pushed away) while the camera moves a little, each empty hole is
+    still a dark round spot near where the last pose puts it. Two passes: a
+    wide search for each hole's dark spot and a loose RANSAC fit, then a
+    narrow search around the holes that fit predicts and a tight fit. With at
+    least ``MIN_HOLES`` holes agreeing, the board plane's homography gives the
+    new pose (source ``"holes"``); holes with pegs show no dark spot and
+    simply drop out. Returns None when the board cannot be followed this way
+    (the frame is then reported as not found).
+    """
+    h, w = gray.shape[:2]
+    n = len(geometry.holes_mm)
+    holes3 = np.column_stack([geometry.holes_mm, np.zeros(n)])
+    pred = last.camera.project(holes3)
+    edge = last.camera.project(holes3 + [geometry.hole_radius_mm, 0.0, 0.0])
+    radius = np.linalg.norm(edge - pred, axis=1)
+    hom: np.ndarray | None = None
+    found: tuple[np.ndarray, np.ndarray] | None = None
+    for reach_factor, tolerance in ((3.0, 6.0), (1.2, 2.0)):
+        if hom is not None:
+            pred = cv2.perspectiveTransform(geometry.holes_mm.reshape(-1, 1, 2), hom).reshape(-1, 2)
+        found = _spots(gray, pred, radius, reach_factor, geometry)
+        if found is None:
+            return None
+        hom, inliers = cv2.findHomography(found[0], found[1], cv2.RANSAC, tolerance)
+        if hom is None or int(inliers.sum()) < MIN_HOLES:
+            return None
+    assert found is not None and hom is not None
+    src, dst = found
+    proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), hom).reshape(-1, 2)
+    err = np.linalg.norm(proj - dst, axis=1)
+    keep = err <= 2.0
+    if int(keep.sum()) < MIN_HOLES:
+        return None
+    rms = float(np.sqrt(np.mean(err[keep] ** 2)))
+    cam = camera_from_points(src[keep], dst[keep], hom, (w, h), refine_lens=False)
+    cam = CameraPose(cam.K, cam.rvec, cam.tvec, last.camera.dist)
+    return BoardPose(board_homography(cam), last.marker_homography, cam, "holes", (), rms)
+
+
+def _spots(gray: np.ndarray, pred: np.ndarray, radius: np.ndarray, reach_factor: float,
+           geometry: BoardGeometry) -> tuple[np.ndarray, np.ndarray] | None:
+    """Board points and image centroids of the holes' dark spots near *pred*."""
+    h, w = gray.shape[:2]
+    board, image = [], []
+    for i in range(len(pred)):
+        r = float(radius[i])
+        if r < 2.0:
+            continue
+        reach = int(reach_factor * r + 4)
+        x, y = int(round(pred[i, 0])), int(round(pred[i, 1]))
+        x0, y0, x1, y1 = max(0, x - reach), max(0, y - reach), min(w, x + reach), min(h, y + reach)
+        if x1 - x0 < 2 * r or y1 - y0 < 2 * r:
+            continue
+        spot = _dark_spot(gray[y0:y1, x0:x1], r, (x - x0, y - y0))
+        if spot is not None:
+            board.append(geometry.holes_mm[i])
+            image.append((spot[0] + x0, spot[1] + y0))
+    if len(board) < MIN_HOLES:
+        return None
+    return np.array(board, dtype=np.float64), np.array(image, dtype=np.float64)
+
+
+def _dark_spot(patch: np.ndarray, radius: float, near: tuple[int, int]) -> tuple[float, float] | None:
+    """Centroid of the dark, hole-sized blob nearest *near* in a grey patch."""
+    blur = cv2.GaussianBlur(patch, (0, 0), max(0.8, radius / 4))
+    lo, mid = float(blur.min()), float(np.median(blur))
+    if mid - lo < 25:
+        return None
+    mask = (blur < lo + 0.45 * (mid - lo)).astype(np.uint8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area = np.pi * radius * radius
+    best, best_d = None, 1e9
+    for k in range(1, count):
+        a = stats[k, cv2.CC_STAT_AREA]
+        bw, bh = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
+        if not (0.25 * area <= a <= 2.5 * area) or max(bw, bh) > 3.5 * radius:
+            continue
+        d = float(np.hypot(centroids[k][0] - near[0], centroids[k][1] - near[1]))
+        if d < best_d:
+            best, best_d = (float(centroids[k][0]), float(centroids[k][1])), d
+    return best

@@ -265,9 +265,8 @@ def classify(
             weak_pegs.append(int(i))
         else:
             states[i], conf[i] = "unknown", 0.0
-    # 0: clear; 1, 2: ambiguous (2: its top falls on a farther peg of its colour).
-    ambiguous = np.zeros(n, dtype=np.int8)
-    ambiguous[weak_pegs] = 1
+    ambiguous = np.zeros(n, dtype=bool)
+    ambiguous[weak_pegs] = True
     for i in pegs_so_far:
         if not mostly_hidden[i]:
             continue
@@ -275,17 +274,20 @@ def classify(
                    and states[j] == states[i] and j not in weak_pegs]
         on_peg = bool(sil.top_in[i, farther].any())
         on_print = hole_owner[i] == states[i]
-        # A farther peg of the colour explains the top better than print does.
-        ambiguous[i] = 2 if on_peg else 1 if on_print else 0
-    _four_per_colour(states, conf, ambiguous)
+        ambiguous[i] = on_peg or on_print
+    # How much plastic a peg shows: a real peg's cap and body are more
+    # saturated than the print or the farther peg's shaded side a phantom shows.
+    pegness = ev.top_saturation + ev.body_saturation
+    _four_per_colour(states, conf, ambiguous, pegness)
     return states, conf
 
 
-def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray) -> None:
+def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
+                     pegness: np.ndarray) -> None:
     """Apply the rules' prior in place: every colour has exactly four pegs.
 
-    Extra pegs are taken from the ambiguous ones (least sure first) and made
-    empty; if the excess is not explained by ambiguous pegs, the least sure
+    Extra pegs are taken from the ambiguous ones (least plastic-looking
+    first) and made empty; if the excess is not explained by ambiguous pegs, the least sure
     become unknown: the reader never picks a peg to drop at random. An
     ambiguous peg is kept only when the prior confirms it: nothing on the
     board is unknown and its colour then has exactly four pegs; otherwise it
@@ -296,7 +298,7 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray)
         excess = len(idx) - 4
         if excess <= 0:
             continue
-        weak = sorted((i for i in idx if ambiguous[i]), key=lambda i: (-ambiguous[i], conf[i]))
+        weak = sorted((i for i in idx if ambiguous[i]), key=lambda i: pegness[i])
         for i in weak[:excess]:
             states[i], conf[i] = "empty", 0.5
         excess -= min(excess, len(weak))

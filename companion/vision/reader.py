@@ -94,6 +94,8 @@ class BoardReader:
         self._sig_maps: tuple[np.ndarray, np.ndarray] | None = None
         self._sil: Silhouettes | None = None
         self._last_die: tuple[object, np.ndarray, DieReading] | None = None
+        #: Each marker paper's last good white, for frames where it is covered.
+        self._paper_memory: dict[int, np.ndarray] = {}
 
     # -- the pipeline ------------------------------------------------------
 
@@ -124,7 +126,7 @@ class BoardReader:
 
     def evidence(self, frame_bgr: np.ndarray, pose: BoardPose, plan: SamplePlan) -> HoleEvidence:
         """The white-balanced per-hole measurements (used by calibration too)."""
-        white = white_per_hole(frame_bgr, plan, pose.markers_seen or tuple(plan.paper_index))
+        white = white_per_hole(frame_bgr, plan, pose.markers_seen, self._paper_memory)
         return measure(gather(frame_bgr, plan), white, self.model)
 
     def plan_for(self, pose: BoardPose, shape: tuple[int, int]) -> SamplePlan:

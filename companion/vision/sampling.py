@@ -71,6 +71,8 @@ class SamplePlan:
     paper_weights: np.ndarray
     #: (60,) the radius (px) a peg of this hole has in the image.
     peg_radius_px: np.ndarray
+    #: Flat pixel indices on a ring of the dome's floor (white when no marker is seen).
+    dome_floor_index: np.ndarray
 
 
 def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, int]) -> SamplePlan:
@@ -107,8 +109,15 @@ def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, 
                                            np.full(n, -geometry.peg_height_mm)]))
     radius_px = np.linalg.norm(edge - centre["top"], axis=1)
     paper_index, paper_weights = _paper(geometry, camera, shape)
+    cx, cy = geometry.die_center_mm
+    ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    ring = np.concatenate([geometry.dome_radius_mm * f * np.column_stack([np.cos(ang), np.sin(ang)])
+                           for f in (0.7, 0.85)]) + [cx, cy]
+    fpx = camera.project(np.column_stack([ring, np.zeros(len(ring))]))
+    floor = (np.clip(np.rint(fpx[:, 1]).astype(np.int64), 0, h - 1) * w
+             + np.clip(np.rint(fpx[:, 0]).astype(np.int64), 0, w - 1))
     return SamplePlan(index, centre, points, lift_px, inside, depth, shape, paper_index, paper_weights,
-                      radius_px)
+                      radius_px, floor)
 
 
 #: How far outside a marker's black square its white paper is sampled (mm).
@@ -146,11 +155,18 @@ def _paper(
     return index, weights / weights.sum(axis=1, keepdims=True)
 
 
-def white_per_hole(frame_bgr: np.ndarray, plan: SamplePlan, seen: tuple[int, ...]) -> np.ndarray:
+def white_per_hole(
+    frame_bgr: np.ndarray, plan: SamplePlan, seen: tuple[int, ...],
+    memory: dict[int, np.ndarray] | None = None,
+) -> np.ndarray:
     """The white paper's colour interpolated at every hole (60, 3), from the markers *seen*.
 
     A marker's paper partly covered (a hand, a shadow) reads darker than the
-    others; papers darker than 60% of the brightest are left out.
+    others; papers darker than 60% of the brightest are left out. With a
+    *memory* (marker id -> its last good white, updated here), a paper that is
+    covered now is replaced by its remembered white, scaled by how the
+    visible papers changed since, so that uneven light still cancels when
+    only one marker is in view.
     """
     flat = frame_bgr.reshape(-1, 3)
     ids = sorted(plan.paper_index)
@@ -158,6 +174,23 @@ def white_per_hole(frame_bgr: np.ndarray, plan: SamplePlan, seen: tuple[int, ...
                        for m in ids])
     bright = whites.max(axis=1)
     use = np.array([(m in seen) for m in ids]) & (bright >= 0.6 * bright.max())
+    if not use.any() and not memory:
+        # No marker in view and none remembered (manual corners): the floor of
+        # the dome, the one large light surface of the board, stands in.
+        floor = np.median(flat[plan.dome_floor_index].astype(np.float32), axis=0)
+        return np.asarray(np.tile(np.maximum(floor, 20.0), (len(plan.paper_weights), 1)),
+                          dtype=np.float32)
+    if memory is not None:
+        known = [k for k, m in enumerate(ids) if use[k] and m in memory]
+        if known:
+            ratio = np.median([whites[k] / np.maximum(memory[ids[k]], 1.0) for k in known], axis=0)
+            for k, m in enumerate(ids):
+                if not use[k] and m in memory:
+                    whites[k] = memory[m] * ratio
+                    use[k] = True
+        for k, m in enumerate(ids):
+            if m in seen and bright[k] >= 0.6 * bright.max():
+                memory[m] = whites[k].copy()
     if not use.any():
         use[:] = True
     wts = plan.paper_weights[:, use]

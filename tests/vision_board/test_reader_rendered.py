@@ -102,3 +102,47 @@ def test_a_nudged_camera_is_found_again_and_reads_the_same_position() -> None:
     final = reader.read(after)
     assert final.found and final.pegs == events[0].pegs
     assert isinstance(events[2], BoardFound)
+
+
+def _paint_over_markers(frame: np.ndarray, truth: object, ids: tuple[int, ...]) -> None:
+    """Cover printed markers (a hand, a magazine): paint over each one."""
+    import cv2
+
+    for marker in ids:
+        corners = truth.markers_px[marker]  # type: ignore[attr-defined]
+        centre = corners.mean(axis=0)
+        cv2.fillConvexPoly(frame, (centre + (corners - centre) * 1.25).astype(np.int32),
+                           (90, 120, 160))
+
+
+def test_the_board_is_followed_by_its_holes_when_the_markers_are_covered() -> None:
+    from companion.sim import Camera
+
+    pegs = {"red": ["home", "home", "track:5", "finish:1"], "blue": ["home"] * 4}
+    scene = _scene(9400, hand=None, tilt_deg=25, motion_blur_px=0.0)
+    first, _ = render(pegs, DieView(1), scene, seed=3)
+    cam = scene.camera
+    moved = Camera(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, cam.rvec,
+                   tuple(np.asarray(cam.tvec) + np.array([6.0, -4.0, 0.0])), cam.dist)
+    nudged, truth = render(pegs, DieView(1), replace(scene, camera=moved), seed=3)
+    _paint_over_markers(nudged, truth, (0, 1, 2))
+    reader = BoardReader(LAYOUT, read_die=False)
+    assert reader.read(first).found
+    reading = reader.read(nudged)
+    assert reading.found and reading.pose is not None and reading.pose.source == "holes"
+    assert reading.pegs_json() == {c: list(v) for c, v in truth.pegs.items()}
+    # Without a pose to start from, covered markers are reported, not guessed.
+    cold = BoardReader(LAYOUT, read_die=False).read(nudged)
+    assert not cold.found and "only 1 of 4" in (cold.reason or "")
+
+
+def test_manual_corners_read_a_board_without_markers() -> None:
+    pegs = {"red": ["home", "track:12", "finish:2", "home"], "green": ["track:25", "home", "home", "home"]}
+    scene = _scene(9500, hand=None, tilt_deg=15, motion_blur_px=0.0)
+    frame, truth = render(pegs, DieView(2), scene, seed=4)
+    _paint_over_markers(frame, truth, (0, 1, 2, 3))
+    w, h = LAYOUT.size_mm
+    corners = truth.camera.project(np.array([[0, 0, 0], [w, 0, 0], [w, h, 0], [0, h, 0]], float))
+    reading = BoardReader(LAYOUT, corners_px=corners, read_die=False).read(frame)
+    assert reading.found and reading.pose is not None and reading.pose.source == "corners"
+    assert reading.pegs_json() == {c: list(v) for c, v in truth.pegs.items()}
