@@ -300,7 +300,9 @@ def hand_strokes(
     wrist = t + out * 120 * s + np.array([0, 0, 32 * s])
     cuff = t + out * 230 * s + np.array([0, 0, 70 * s])
     elbow = t + out * 520 * s + np.array([0, 0, 200 * s])
+    shoulder = t + out * 1100 * s + np.array([0, 0, 520 * s])
     strokes = [
+        Stroke(shoulder, elbow, 62 * s, 50 * s, sleeve),
         Stroke(elbow, cuff, 48 * s, 40 * s, sleeve),
         Stroke(cuff, wrist, 30 * s, 24 * s, skin),
         Stroke(wrist, palm, 27 * s, 36 * s, skin),
@@ -346,10 +348,11 @@ def draw_strokes(
         radii = st.radius_a + (st.radius_b - st.radius_a) * ts
         if flat_z is not None:
             pts = cast_onto(pts, light, flat_z)
-        if np.any(cam.depth(pts) < 20):
+        depth = cam.depth(pts)
+        if np.all(depth < 20):
             continue
         uv = cam.project_ideal(pts)
-        pr = cam.fx * radii / cam.depth(pts)
+        pr = cam.fx * radii / np.maximum(depth, 20)
         if flat_z is None:
             lit = 0.6 + 0.35 * max(0.0, float(light[2]))
             # Darker outline, body, then a highlight along the middle: a rounded limb.
@@ -359,6 +362,8 @@ def draw_strokes(
         for layer, col in enumerate(colours):
             width = (1.0, 0.86, 0.68, 0.48, 0.26)[layer]
             for k in range(pieces):
+                if depth[k] < 20 or depth[k + 1] < 20:
+                    continue  # behind (or at) the camera: out of the picture anyway
                 p0, p1 = uv[k], uv[k + 1]
                 thick = max(1, int(2 * width * (pr[k] + pr[k + 1]) / 2))
                 if thick > 2000:
