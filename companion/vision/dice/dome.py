@@ -105,11 +105,12 @@ def read_die_in_dome(
     """The die's state and value from a rectified dome crop (see the module doc).
 
     *faces*, when given, maps a die size in pixels to that size's face
-    images (learned faces, see :class:`companion.vision.dice.FaceTemplates`);
-    by default the six standard pip faces are used.
+    images (``FaceTemplates.faces()``, see :class:`companion.vision.dice.FaceTemplates`),
+    judged by the stricter ``ACCEPT_LEARNED``; by default the six standard
+    pip faces are used.
     """
     match = match_in_dome(crop_bgr, fraction, faces)
-    return judge(match)
+    return judge(match, ACCEPT if faces is None else ACCEPT_LEARNED)
 
 
 def judge(match: FaceMatch | None, accept: Acceptance = ACCEPT) -> DieReading:

@@ -21,13 +21,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.dice.dome import (
-    ACCEPT_LEARNED,
     DEFAULT_DIE_FRACTION,
     READ_DIE_PX,
     SEARCH_DIE_PX,
     generic_face,
-    judge,
-    match_in_dome,
+    read_die_in_dome,
     rescaled,
     scaled_crop,
 )
@@ -88,7 +86,7 @@ class FaceTemplates:
         self, crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION
     ) -> DieReading:
         """Read a dome crop with the learned faces."""
-        return judge(match_in_dome(crop_bgr, fraction, self.faces()), ACCEPT_LEARNED)
+        return read_die_in_dome(crop_bgr, fraction, self.faces())
 
     def to_json(self) -> dict[str, Any]:
         return {
