@@ -33,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=0, choices=(0, 2, 3, 4), help="players per game (0: 2 to 4 by seed)")
     video = parser.add_argument_group("video source")
     video.add_argument("--turns", type=int, default=0, help="stop each rendered game after N turns (0: play to the end)")
-    video.add_argument("--size", default="640x480", help="frame size WxH (default 640x480)")
+    video.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     video.add_argument("--fps", type=float, default=10.0, help="frame rate (default 10)")
     video.add_argument("--clean", action="store_true", help="tidy scenes: camera straight above, even light, no noise")
 
