@@ -33,6 +33,16 @@ def test_settled_pip_dice_read_right_or_not_at_all() -> None:
         assert r.state in ("settled", "hidden") and 0.0 <= r.confidence <= 1.0
 
 
+def test_a_leaning_die_is_never_given_a_value() -> None:
+    readings = [
+        read_die_in_dome(render_dome_sample(7400 + i, state="cocked", edition="pips",
+                                            value=i % 6 + 1, tilt_deg=5.0 + 3.0 * i, **TIDY).crop)
+        for i in range(8)
+    ]
+    assert all(r.value is None for r in readings)
+    assert sum(r.state == "cocked" for r in readings) >= 2  # 4 of 8 when written
+
+
 def test_a_dome_without_a_die_is_hidden() -> None:
     crop = _tidy(7050, 5, "pips", 10.0)
     # Paint the whole inside of the dome a flat hand colour: nothing to read.

@@ -17,6 +17,7 @@ layer waits for a better frame rather than announcing a wrong pop.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -65,6 +66,10 @@ class Acceptance:
     min_score: float = 0.4  # normalised cross-correlation of the best face
     min_contrast: float = 0.25  # its marks at least this much darker than the face
     min_margin: float = 0.06  # over the best other value
+    #: A die seen this far from the dome's centre (in dome radii) leans on the wall.
+    wall_zone: float = 0.47
+    #: ... seen means a face matched at least this well with dark marks.
+    min_seen: float = 0.4
 
 
 ACCEPT = Acceptance()
@@ -110,13 +115,26 @@ def read_die_in_dome(
     pip faces are used.
     """
     match = match_in_dome(crop_bgr, fraction, faces)
-    return judge(match, ACCEPT if faces is None else ACCEPT_LEARNED)
+    return judge(match, ACCEPT if faces is None else ACCEPT_LEARNED, fraction)
 
 
-def judge(match: FaceMatch | None, accept: Acceptance = ACCEPT) -> DieReading:
-    """A reading from a face match: settled only when the match is clear."""
+def judge(
+    match: FaceMatch | None, accept: Acceptance = ACCEPT, fraction: float = DEFAULT_DIE_FRACTION
+) -> DieReading:
+    """A reading from a face match: settled only when the match is clear.
+
+    A die seen at the dome's wall is called cocked, not read. This is a prior
+    about the Pop-O-Matic, not something seen in the die itself: a flat die
+    rests on the middle of the floor, a cocked one leans on the wall (the
+    renderer models it so: flat within half the dome radius minus a die,
+    cocked at the wall). On a real dome a flat die far out would be called
+    cocked (the players tap; harmless), never read wrong.
+    """
     if match is None:
         return DieReading.unreadable("hidden")
+    seen = match.score >= accept.min_seen and match.contrast >= accept.min_contrast
+    if seen and from_centre(match, fraction) > accept.wall_zone:
+        return DieReading.unreadable("cocked", _clip(match.score))
     margin = match.score - match.runner_up
     if (
         match.score < accept.min_score
@@ -126,6 +144,13 @@ def judge(match: FaceMatch | None, accept: Acceptance = ACCEPT) -> DieReading:
         return DieReading.unreadable("hidden", _clip(match.score))
     confidence = _clip(0.5 + 2.0 * margin + 0.5 * (match.score - accept.min_score))
     return DieReading("settled", match.value, confidence)
+
+
+def from_centre(match: FaceMatch, fraction: float) -> float:
+    """How far the matched face is from the dome's centre, in dome radii."""
+    side = READ_DIE_PX / fraction  # the reading image's side, in pixels
+    centre = (side - 1.0) / 2.0
+    return math.hypot(match.place.x - centre, match.place.y - centre) / (side / DOME_SPAN_RADII)
 
 
 def _clip(x: float) -> float:
