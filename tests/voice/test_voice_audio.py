@@ -76,3 +76,26 @@ def test_bad_files_name_the_problem(tmp_path: Path) -> None:
     alaw = _write(tmp_path / "alaw.wav", b"\x00" * 100, 8000, 1, 8, tag=6)
     with pytest.raises(UserError, match="unsupported encoding"):
         read_wav(alaw)
+
+
+def test_band_folding_fills_only_the_empty_band() -> None:
+    from companion.voice.audio import fold_band
+
+    rng = np.random.default_rng(0)
+    narrow = resample(rng.normal(0, 0.1, 8000), 8000, RATE)
+    folded = fold_band(narrow, 4000.0)
+    spec_a, spec_b = np.abs(np.fft.rfft(narrow)), np.abs(np.fft.rfft(folded))
+    half = len(spec_a) // 2
+    assert np.allclose(spec_a[: half - 50], spec_b[: half - 50], atol=1e-3)
+    assert spec_b[half + 100:].mean() > 0.5 * spec_a[: half - 100].mean()
+    assert spec_a[half + 100:].mean() < 0.05 * spec_a[: half - 100].mean()
+
+
+def test_warp_scales_frequencies() -> None:
+    from companion.voice.audio import warp
+
+    tone = _sine(RATE, 1000.0, 1.0).astype(np.float32)
+    warped = warp(tone, 1.12)
+    peak = np.argmax(np.abs(np.fft.rfft(warped))) * RATE / len(warped)
+    assert abs(peak - 1120.0) < 5.0
+    assert warp(tone, 1.0) is tone
