@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -165,13 +166,20 @@ def dome_crop_from_camera(frame: NDArray[np.uint8], camera: Any, layout: Any,
 _OPENING = {c: ["home"] * 4 for c in ("red", "blue", "yellow", "green")}
 
 
+@lru_cache(maxsize=1)
+def _layout() -> Any:
+    """The classic layout, read once (not once per frame)."""
+    from companion.layout import load_layout
+
+    return load_layout()
+
+
 def render_dome_sample(seed: int, state: str | None = None, edition: str | None = None,
                        value: int | None = None, **scene_knobs: Any) -> DomeSample:
     """A seeded rendered 1280x720 frame's dome crop; unset die fields are drawn from the seed."""
-    from companion.layout import load_layout
     from companion.sim import DieView, Scene, render
 
-    layout = load_layout()
+    layout = _layout()
     rng = np.random.default_rng(seed)
     states = list(STATE_WEIGHTS)
     drawn_state = str(rng.choice(states, p=[STATE_WEIGHTS[s] for s in states]))
@@ -197,11 +205,10 @@ def _die_covered(truth: Any) -> bool:
 
 def learned_digit_faces() -> Any:
     """Digit faces learned as a user would at calibration: one tidy frame per face."""
-    from companion.layout import load_layout
     from companion.sim import DieView, Scene, render
     from companion.vision.dice.templates import FaceTemplates
 
-    layout = load_layout()
+    layout = _layout()
     crops = {}
     for value in range(1, 7):
         scene = Scene.default(layout)
