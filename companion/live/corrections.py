@@ -164,7 +164,10 @@ def _line_for(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
         return {"command": "skip"}
     if cmd.intent == "pop":
         v = value.get("value")
-        return {"command": "pop", "value": v} if isinstance(v, int) else None
+        if not isinstance(v, int):
+            return None
+        # No pop yet this turn (the camera missed it): the spoken number is the pop.
+        return {"pop": v} if loop.referee.phase == "pop" else {"command": "pop", "value": v}
     if cmd.intent == "turn":
         c = value.get("color") or value.get("value")
         return {"command": "turn", "color": c} if isinstance(c, str) else None
@@ -209,7 +212,7 @@ def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
             return f"I do not see a {colour} peg on {boards.spoken_place(to)}."
         if frm != "home" and frm in mine and mine.count(frm) >= loop.referee.position.get(colour, []).count(frm):
             return f"I still see a {colour} peg on {boards.spoken_place(frm)}."
-    if cmd.intent == "pop":
+    if cmd.intent == "pop" and "command" in line:
         last = loop.last_pop_seen
         if last is not None and last != line["value"]:
             return f"I saw a {last} on the die."
@@ -238,6 +241,8 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
     if preface:
         loop.say(preface)
     events = loop.feed(line, origin="voice")
+    if "pop" in line:
+        loop.spoken_pop = (int(line["pop"]), cmd.t)
     outcome = " ".join(str(e.get("text", "")) for e in events).strip()
     _record(loop, cmd, outcome or "no change")
     loop.before_move = None  # a later board is no longer a change of mind

@@ -47,7 +47,8 @@ from companion.live.ports import Recorder, RecordItem, Speaker
 from companion.live.referee_view import LiveReferee, RefereeView
 from companion.referee.board_diff import read_board
 from companion.referee.inputs import InputError, parse_board
-from companion.rules import Move, State
+from companion.rules import Move, Phase, State
+from companion.rules import pop as rules_pop
 
 #: Referee events spoken ahead of routine ones.
 URGENT_EVENTS = frozenset({"illegal", "bump"})
@@ -65,6 +66,8 @@ class LoopSettings:
     board_lost_s: float = 4.0
     #: A pop held this long because the player has not moved gets a reminder.
     held_pop_s: float = 10.0
+    #: A pop said by voice (the camera missed it) and then seen this soon is the same pop.
+    spoken_pop_s: float = 1.5
 
 
 @dataclass
@@ -126,6 +129,8 @@ class Loop:
         self.last_board: boards.Board | None = None  # last stable board seen (normalised)
         self.board_stale = False  # the last board must change before it is fed again
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
+        self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
+        self.spoken_pop: tuple[int, float] | None = None  # a pop given by voice, not yet seen
         self.check_said: boards.Board | None = None  # a mismatch already described
         self.held_pops: list[PopSettled] = []
         self.before_move: State | None = None  # the referee before the last move
@@ -411,10 +416,38 @@ class Loop:
             self._feed({"command": "undo"}, origin="loop")
             self._feed_board(whole, miss)
             return
+        if self.referee.phase == "pop" and self._pops_explaining(whole):
+            # A move made while the camera saw no pop: the pop was missed (a
+            # hand hid the die, a glare) or not made. Ask for the number
+            # instead of calling the move illegal; a pop seen or said later
+            # settles it (see _after_pop).
+            if self.unseen_pop_board is None or not boards.same(whole, self.unseen_pop_board, colours):
+                self.unseen_pop_board = whole
+                name = (self.referee.player or "").capitalize()
+                self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.")
+            return
         if self.illegal_board is not None and boards.same(whole, self.illegal_board, colours):
             return
         self.illegal_board = whole
         self._feed({"board": whole}, origin="camera")
+
+    def _pops_explaining(self, whole: boards.Board) -> list[int]:
+        """The pop values for which *whole* would be one legal move of the player to pop."""
+        state = self.referee.state
+        if state is None or state.phase is not Phase.POP:
+            return []
+        try:
+            seen = parse_board(whole, state.options.pegs_per_color)
+        except InputError:
+            return []
+        return [v for v in range(1, 7) if isinstance(read_board(rules_pop(state, v), seen), Move)]
+
+    def _after_pop(self) -> None:
+        """A pop has been fed: a move already on the board for it is judged now."""
+        if self.unseen_pop_board is not None and self.last_board is not None:
+            self.unseen_pop_board = None
+            if self.referee.phase == "move":
+                self._evaluate(self.last_board)
 
     def _explained(self, seen: boards.Board, expected: boards.Board, miss: dict[str, int]) -> bool:
         """Whether every missing peg is one the referee already sent Home, or one
@@ -478,6 +511,11 @@ class Loop:
         self.last_pop_seen = obs.value
         if self.stage == "over":
             return
+        if self.spoken_pop is not None:
+            value, t = self.spoken_pop
+            self.spoken_pop = None
+            if value == obs.value and obs.t - t <= self.settings.spoken_pop_s:
+                return  # the camera catching up with a pop the players already said
         self.held_pops.append(obs)
         self._release_pops()
 
@@ -493,6 +531,7 @@ class Loop:
             pop = self.held_pops.pop(0)
             self.before_move = None
             self._feed({"pop": pop.value}, origin="camera")
+            self._after_pop()
         if self.held_pops:
             if self.timers.held_pop_since is None:
                 self.timers.held_pop_since = self.t
@@ -551,6 +590,7 @@ class Loop:
     def reevaluate(self) -> None:
         """Look again at the last stable board after the game changed by voice."""
         self.illegal_board = None
+        self.unseen_pop_board = None
         if self.last_board is not None and self.stage in ("game", "check"):
             self._evaluate(self.last_board)
         self._release_pops()

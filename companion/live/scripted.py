@@ -6,7 +6,8 @@ board after each move, exactly the truth a perfect vision stream would
 report) becomes a timed list of observations, and seeded "messy hands" are
 woven in: a peg lifted and put back, a bumped peg left beside the board for a
 while, the next pop settling before the move is stable, a peg knocked off its
-hole, a cocked die, an illegal move that is then put right. The truth is the
+hole, a cocked die, an illegal move that is then put right, a pop the camera
+never saw (the player moves, then says the number). The truth is the
 referee events of the clean game plus one ``illegal`` event per illegal move
 put in. These are *truth observations*, not camera readings: they prove the
 loop, not the vision.
@@ -25,12 +26,13 @@ from companion.live.observations import (
     DieCocked,
     Observation,
     PopSettled,
+    Spoken,
 )
 from companion.referee.playthrough import random_game
 from companion.rules import COLORS
 
 #: The messy-hand kinds :func:`scripted_game` can weave in.
-MESSY_KINDS = ("lift", "bump-left", "early-pop", "knock", "cocked", "illegal", "lost")
+MESSY_KINDS = ("lift", "bump-left", "early-pop", "knock", "cocked", "illegal", "lost", "missed-pop")
 
 
 @dataclass
@@ -93,6 +95,7 @@ def scripted_game(
     t = 1.0
     before = home
     pending_pop: PopSettled | None = None  # an early pop, already placed before its board
+    missed: int | None = None  # a pop the camera did not see, said after the move
 
     def mess(kind: str) -> bool:
         if kind in kinds and rng.random() < messy:
@@ -110,12 +113,26 @@ def scripted_game(
             if pending_pop is not None:
                 pending_pop = None  # already in the stream, before the last board
                 continue
+            nxt_line = lines[i + 1][0] if i + 1 < len(lines) else {}
+            if "board" in nxt_line and mess("missed-pop"):
+                # The camera never sees this pop; the player moves, then says it.
+                missed = int(line["pop"])
+                continue
             if mess("cocked"):
                 obs.append(DieCocked(t - 0.5))
             obs.append(PopSettled(t, int(line["pop"])))
             game.pop_at.append(t)
             continue
         board = {c: sorted(line["board"].get(c, ["home"] * 4)) for c in colours}
+        if missed is not None:
+            obs.append(BoardStable(t, board))
+            t += 1.0
+            obs.append(Spoken(t, "pop", {"value": missed}))
+            game.pop_at.append(t)
+            game.move_at.append(t)
+            missed = None
+            before = board
+            continue
         if mess("illegal"):
             wrong = _wrong_count(board, before, rng)
             if wrong is not None:

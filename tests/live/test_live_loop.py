@@ -306,3 +306,34 @@ def test_a_finished_game_records_its_places() -> None:
     loop.handle(BoardStable(31.0, board(red=["finish:1", "finish:2", "finish:3", "finish:4"])))
     assert kinds(loop)[-1] == "game-over" and loop.stage == "over"
     assert recorder.places == ["red", "blue"]
+
+
+def test_a_move_with_no_pop_seen_asks_for_the_pop_instead_of_calling_it_illegal() -> None:
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # red cannot move: Blue's turn
+    # Blue moves 3 but the camera never saw Blue's pop.
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert any("I did not see Blue's pop" in t for t, _ in speaker.lines)
+    loop.handle(Spoken(11.0, "pop", {"value": 3}))
+    assert kinds(loop)[-3:] == ["pop", "move", "turn"]
+    # The camera catches up with the same pop: not a second pop.
+    loop.handle(PopSettled(11.5, 3))
+    assert kinds(loop)[-3:] == ["pop", "move", "turn"] and loop.held_pops == []
+
+
+def test_a_pop_seen_late_settles_a_move_already_made() -> None:
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    loop.handle(PopSettled(10.5, 3))
+    assert kinds(loop)[-3:] == ["pop", "move", "turn"]
+    assert "illegal" not in kinds(loop)
+
+
+def test_a_move_no_pop_could_explain_is_still_illegal() -> None:
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    # Blue moves two pegs at once: no single pop explains it.
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "track:8", "home", "home"])))
+    assert kinds(loop)[-1] == "illegal"
