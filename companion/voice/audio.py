@@ -227,15 +227,6 @@ def pad_with_noise(samples: Samples, seconds: float = 0.25, level: float = 3e-4,
     return np.concatenate([edge_a, body, edge_b]).astype(np.float32)
 
 
-def warp(samples: Samples, factor: float) -> Samples:
-    """Scale every frequency (and duration) by *factor*: the clip is played
-    as if recorded at ``RATE * factor``. A crude vocal-tract-length
-    normalisation: factor > 1 moves a low voice's formants up."""
-    if abs(factor - 1.0) < 1e-6:
-        return samples
-    return resample(samples, int(round(RATE * factor)), RATE)
-
-
 def noise_floor(samples: Samples, minimum: float = 1e-3, maximum: float = 3e-3) -> float:
     """RMS of the quietest 10 ms frames (10th percentile), within
     [*minimum*, *maximum*]: the clip's own background level, used to pad it

@@ -32,7 +32,7 @@ import numpy as np
 
 from companion import paths
 from companion.voice import grammar
-from companion.voice.audio import RATE, Samples, noise_floor, pad_with_noise, to_pcm16, warp
+from companion.voice.audio import RATE, Samples, noise_floor, pad_with_noise, to_pcm16
 from companion.voice.grammar import Context
 
 #: Folder name of the Vosk model `companion models install vosk-en` unpacks.
@@ -85,14 +85,9 @@ class PocketSphinxRecogniser:
 
     name = "pocketsphinx"
 
-    #: Frequency warps tried for the digits grammar (see :meth:`decode`).
-    DIGIT_WARPS = (1.0, 1.06, 1.12, 1.18)
-
-    def __init__(self, topn: int = 16, digit_warps: tuple[float, ...] = DIGIT_WARPS,
-                 **decoder_options: Any) -> None:
+    def __init__(self, topn: int = 16, **decoder_options: Any) -> None:
         from pocketsphinx import Decoder
 
-        self._digit_warps = digit_warps
         model = _model_dir()
         options: dict[str, Any] = {
             "hmm": str(model / "en-us" / "en-us"),
@@ -144,33 +139,10 @@ class PocketSphinxRecogniser:
             count += int(loud[seg.start_frame:seg.end_frame + 1].sum())
         return count / 100.0
 
-    @staticmethod
-    def _prepare(x: Samples) -> tuple[Samples, bytes]:
-        padded = pad_with_noise(x, level=noise_floor(x))
-        return padded, to_pcm16(padded)
-
-    def _best_warp(self, x: Samples) -> Samples:
-        """The warp of *x* the unconstrained phone loop explains best.
-
-        Maximum-likelihood vocal-tract-length normalisation on a grid: the
-        grid is fixed, and the choice per clip uses no labels. On the real
-        8 kHz digits (three adult men) a fixed warp of 1.12 also helped, but
-        a fixed shift would hurt children's voices; choosing by likelihood
-        adapts to each speaker.
-        """
-        best, best_score = x, -1.0
-        for factor in self._digit_warps:
-            y = warp(x, factor)
-            _, score = self._run("phones", self._prepare(y)[1])
-            if score > best_score:
-                best, best_score = y, score
-        return best
-
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
         x = np.asarray(samples, dtype=np.float32)
-        if context is Context.DIGITS and len(self._digit_warps) > 1:
-            x = self._best_warp(x)
-        padded, pcm = self._prepare(x)
+        padded = pad_with_noise(x, level=noise_floor(x))
+        pcm = to_pcm16(padded)
         text, score = self._run(context.value, pcm)
         text = grammar.normalise(text)
         frames = len(pcm) // 320
