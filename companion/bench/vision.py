@@ -293,7 +293,8 @@ def _report_rendered(counts: Counter[tuple[str, str, str]], by_face: Counter[tup
     print(f"  settled accuracy {_pct(right, total).strip()} (target >= {TARGET_RENDERED:.1%}: "
           f"{_verdict(right / max(total, 1), TARGET_RENDERED)})")
     wrong = n(None, visible + covered, "wrong")
-    print(f"  wrong values on settled dice: {_pct(wrong, total).strip()}")
+    print(f"  wrong values on settled dice: {_pct(wrong, total).strip()}; "
+          f"flat dice called cocked: {_pct(n(None, visible + covered, 'cocked'), total).strip()}")
     cocked = ("cocked", "cocked, hand over the die")
     print(f"  cocked dice reported cocked: {_pct(n(None, cocked, 'cocked'), n(None, cocked)).strip()}; "
           f"given a value (a wrong call): {_pct(n(None, cocked, 'wrong'), n(None, cocked)).strip()}")
