@@ -190,7 +190,7 @@ class Camera:
         per-camera work here, such as the static background of a video)."""
         return self._maps
 
-    def distortion_maps(self) -> tuple[NDArray[np.int16], NDArray[np.uint16]] | None:
+    def distortion_maps(self) -> tuple[NDArray[np.float32], NDArray[np.float32]] | None:
         """``cv2.remap`` maps from the :meth:`canvas` image to this lens's image (cached)."""
         if not self.has_distortion:
             return None
@@ -198,7 +198,7 @@ class Camera:
         if cached is None:
             mx, my = self._undistort_grid()
             m = self.canvas_margin
-            cached = cv2.convertMaps(mx + m, my + m, cv2.CV_16SC2)
+            cached = (mx + m, my + m)
             self._maps["remap"] = cached
         return cached  # type: ignore[return-value]
 

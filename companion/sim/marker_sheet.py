@@ -23,6 +23,15 @@ def corner_name(layout: Layout, marker_id: int) -> str:
     return f"{vert}-{horiz}"
 
 
+def gap_mm(layout: Layout, marker_id: int) -> tuple[float, float]:
+    """How far the marker's black square lies outside the board, in x and in y."""
+    m = layout.marker(marker_id)
+    xs = [p[0] for p in m.corners]
+    ys = [p[1] for p in m.corners]
+    w, h = layout.size_mm
+    return (max(0.0, -max(xs), min(xs) - w), max(0.0, -max(ys), min(ys) - h))
+
+
 def marker_sheet(layout: Layout) -> Document:
     """A document with one Letter page and one A4 page of all the layout's markers."""
     doc = Document(title=f"ArUco markers for the {layout.name} board")
@@ -46,20 +55,22 @@ def _draw_page(page: Page, layout: Layout, paper: str) -> None:
     for n, marker in enumerate(sorted(layout.markers, key=lambda m: m.id)):
         col, row = n % cols, n // cols
         x = 15 + col * (cell + 12)
-        y = 42 + row * (cell + 20)
+        y = 42 + row * (cell + 22)
         # Cut line around the white paper margin.
         page.rect(x, y, cell, cell, fill=None, stroke=(0.45, 0.45, 0.45), line_width=0.25, dash=2.0)
         _draw_marker(page, x + PAPER_MARGIN_MM, y + PAPER_MARGIN_MM, marker.size_mm, layout.marker_dictionary, marker.id)
         page.text(x, y + cell + 5, f"marker {marker.id}: {corner_name(layout, marker.id)} corner", 9, "Helvetica-Bold")
-        page.text(x, y + cell + 9.5, f"{layout.marker_dictionary}, {marker.size_mm:g} mm square", 7.5)
-    ytext = 42 + ((len(layout.markers) + cols - 1) // cols) * (cell + 20) + 2
+        gx, gy = gap_mm(layout, marker.id)
+        page.text(x, y + cell + 9.5, f"{marker.size_mm:g} mm square, {gx:g} / {gy:g} mm from the board", 7.5)
+        page.text(x, y + cell + 13.5, layout.marker_dictionary, 7.5)
+    ytext = 42 + ((len(layout.markers) + cols - 1) // cols) * (cell + 22) + 2
     lines = [
         "How to place them:",
         "1. Cut along the dashed lines, keeping the white margin around each black square.",
         "2. Lay each marker flat on the table just outside the board corner named under it, upright",
         "   (its label side towards the board's top edge: the edge with Red's and Blue's Start).",
-        "3. Put each marker's two inner edges the distance from the board's edges that the layout gives",
-        "   (see calibration/README.md; for the classic layout, 12 mm), and tape it down.",
+        "3. Put the black square's inner edges the distance from the board's edges printed under it",
+        "   (sideways / up-down; see calibration/README.md), and tape the paper down.",
         "4. Keep the markers in the camera's view; a hand over one is fine, the others carry the frame.",
     ]
     for i, text in enumerate(lines):

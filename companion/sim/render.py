@@ -414,14 +414,25 @@ def _board_sheen(cam: Camera, layout: Layout, light: FloatArray, strength: float
 
 
 def _apply_shadow(img: Image, mask: Image, strength: float, blur: float) -> None:
-    """Darken *img* under a soft version of *mask* (255 = full shadow)."""
-    if strength <= 0 or not mask.any():
+    """Darken *img* under a soft version of *mask* (255 = full shadow).
+
+    Only the box around the mask is touched: shadows fall on the board and
+    near it, a fraction of the frame."""
+    if strength <= 0:
         return
-    small = cv2.resize(mask, (max(1, mask.shape[1] // 2), max(1, mask.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    x, y, bw, bh = cv2.boundingRect(mask)
+    if bw == 0 or bh == 0:
+        return
+    h, w = mask.shape[:2]
+    pad = int(3 * blur) + 4
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+    roi_mask = mask[y0:y1, x0:x1]
+    small = cv2.resize(roi_mask, (max(1, (x1 - x0) // 2), max(1, (y1 - y0) // 2)), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), blur / 2)
-    soft = cv2.resize(small, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_LINEAR)
+    soft = cv2.resize(small, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
     factor = cv2.convertScaleAbs(soft, alpha=-strength, beta=255)  # 255 - strength * mask
-    cv2.multiply(img, cv2.merge([factor, factor, factor]), dst=img, scale=1 / 255)
+    roi = img[y0:y1, x0:x1]
+    roi[:] = cv2.multiply(roi, cv2.cvtColor(factor, cv2.COLOR_GRAY2BGR), scale=1 / 255)
 
 
 def _blur_box(img: Image, box: Box, k: int, angle: float) -> None:
@@ -484,9 +495,14 @@ def _light(img: Image, glare: Image, scene: Scene, sheen: tuple[float, float, fl
         blob = level * np.exp(-((px - sx) ** 2 + (py - sy) ** 2) / (2 * sigma * sigma))
         add = (np.dstack([blob * kb, blob * kg, blob * kr])).clip(0, 255).astype(np.uint8)
         img = cv2.add(img, cv2.resize(add, (w, h), interpolation=cv2.INTER_LINEAR))
-    if scene.glare > 0 and glare.any():
-        g = cv2.GaussianBlur(glare, (0, 0), max(1.0, w / 500))
-        img = cv2.add(img, cv2.merge([cv2.convertScaleAbs(g, alpha=k) for k in (kb, kg, kr)]))
+    x, y, bw, bh = cv2.boundingRect(glare) if scene.glare > 0 else (0, 0, 0, 0)
+    if bw and bh:
+        sigma = max(1.0, w / 500)
+        pad = int(3 * sigma) + 2
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+        g = cv2.GaussianBlur(glare[y0:y1, x0:x1], (0, 0), sigma)
+        roi = img[y0:y1, x0:x1]
+        roi[:] = cv2.add(roi, cv2.merge([cv2.convertScaleAbs(g, alpha=k) for k in (kb, kg, kr)]))
     return img
 
 

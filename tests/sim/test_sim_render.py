@@ -80,7 +80,7 @@ def test_same_seed_same_bytes_and_different_seeds_differ() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_markers_are_detected_where_the_truth_says(seed: int) -> None:
-    scene = Scene.random(100 + seed, LAYOUT, size=(1280, 720), tilt_deg=9.0 * seed, hand=None, motion_blur_px=0.0, defocus_px=0.5, noise=2.0)
+    scene = Scene.random(100 + seed, LAYOUT, size=(1280, 720), tilt_deg=9.0 * seed, hand=None, motion_blur_px=0.0, defocus_px=0.5, noise=1.5, light_gradient=0.1, vignette=0.1, exposure=1.0)
     img, truth = render(PEGS, 6, scene, seed=seed)
     assert img.shape == (scene.camera.height, scene.camera.width, 3)
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
