@@ -36,13 +36,15 @@ from companion.voice.recognisers import Hypothesis, Recogniser, default_recognis
 def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context) -> Hypothesis:
     """Decode *samples* under *context*, with a second opinion for bare numbers.
 
-    In the POP context a bare number competes with every wake-word command
-    and pop phrasing; when the answer is a bare number, the clip is decoded
-    again against the digits alone, which chooses among the six far better
-    (the big grammar lost ~5 points on real voices), and that answer is kept.
+    In the POP and ANY contexts a bare number competes with every command and
+    pop phrasing; when the answer is a bare number, the clip is decoded again
+    against the digits alone, which chooses among the six better (measured on
+    the real digits: 82.4% with the POP grammar alone, about 87% with the
+    digits grammar), and that answer is kept.
     """
     hyp = recogniser.decode(samples, context)
-    if context is Context.POP and hyp.text in grammar.phrase_table(Context.DIGITS):
+    if (context in (Context.POP, Context.ANY)
+            and hyp.text in grammar.phrase_table(Context.DIGITS)):
         second = recogniser.decode(samples, Context.DIGITS)
         if second.text:
             return second
@@ -75,7 +77,7 @@ class Listener:
     # ---- files ----------------------------------------------------------
     def recognise(self, samples: Samples) -> tuple[Hypothesis, Command | None]:
         """Decode one whole clip with everything allowed (wake word optional)."""
-        hyp = self.recogniser.decode(samples, Context.ANY)
+        hyp = decode_in_context(self.recogniser, samples, Context.ANY)
         return hyp, hyp.command(Context.ANY)
 
     def recognise_file(self, path: Path | str) -> tuple[Hypothesis, Command | None]:
