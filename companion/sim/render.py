@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -178,9 +178,14 @@ def render_physical(
     w, h = cam.size
     light = shapes.light_vector(scene.light_azimuth_deg, scene.light_elevation_deg)
     hand = scene.hand
-    if die.state == "hidden" and hand is None:
+    if die.state == "hidden":
+        # "Hidden" means a hand is on the dome: put one there (or move the scene's).
         dc = layout.die.center
-        hand = HandView(tip_mm=(dc[0], dc[1]), height_mm=layout.die.dome_radius_mm + 8, from_deg=float(rng.uniform(0, 360)))
+        top = layout.die.dome_radius_mm + 8
+        if hand is None:
+            hand = HandView(tip_mm=(dc[0], dc[1]), height_mm=top, from_deg=float(rng.uniform(0, 360)))
+        elif math.dist(hand.tip_mm, dc) > layout.die.dome_radius_mm * 0.5 or hand.height_mm > top + 20:
+            hand = replace(hand, tip_mm=(dc[0], dc[1]), height_mm=top)
 
     glare = np.zeros((h, w), np.uint8)
     shadow = np.zeros((h, w), np.uint8)

@@ -116,10 +116,14 @@ def test_die_states_and_digits_edition() -> None:
     assert not np.array_equal(img_d[y0:y1, x0:x1], img_p[y0:y1, x0:x1])
     _, cocked = render({}, DieView(3, state="cocked"), scene, seed=2)
     assert cocked.die_state == "cocked" and not cocked.die_settled
-    _, hidden = render({}, DieView(3, state="hidden"), scene, seed=2)
-    assert hidden.hand_present and hidden.hand_box is not None
-    x0, y0, x1, y1 = hidden.dome_box
-    assert hidden.hand_mask is not None and hidden.hand_mask[y0:y1, x0:x1].mean() > 0.3
+    from dataclasses import replace
+
+    elsewhere = HandView(tip_mm=LAYOUT.holes["track:20"], height_mm=90)
+    for sc in (scene, replace(scene, hand=elsewhere)):
+        _, hidden = render({}, DieView(3, state="hidden"), sc, seed=2)
+        assert hidden.hand_present and hidden.hand_box is not None
+        x0, y0, x1, y1 = hidden.dome_box
+        assert hidden.hand_mask is not None and hidden.hand_mask[y0:y1, x0:x1].mean() > 0.3
 
 
 def test_hand_covers_the_holes_the_truth_names() -> None:
