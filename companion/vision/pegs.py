@@ -105,8 +105,12 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     value = base.max(axis=-1)
     recess = (value < model.recess_value) & (base_sat < model.recess_saturation)
     # A recess smeared by motion blur or defocus is greyer and lighter, but
-    # still grey: a peg's body is never this unsaturated.
-    recess |= (value < BLURRED_RECESS_VALUE) & (base_sat < BLURRED_RECESS_SATURATION)
+    # still grey (a peg's body is never this unsaturated), and still darker
+    # than the board around the hole.
+    surround = np.median((samples["rim"] / wb).max(axis=-1), axis=1)[:, None]
+    grey = base_sat < BLURRED_RECESS_SATURATION
+    recess |= grey & (value < BLURRED_RECESS_VALUE)
+    recess |= grey & (value < BLURRED_RECESS_RELATIVE * surround)
     protos = np.stack([model.peg_chroma[c] for c in COLORS])
     protos = protos / np.linalg.norm(protos, axis=1, keepdims=True)
     top, sat, cos = _colour_match(samples["top"] / wb, protos)
@@ -169,6 +173,8 @@ AGREE_SATURATION = 0.3
 #: A blurred recess: brightest channel and saturation below these.
 BLURRED_RECESS_VALUE = 0.55
 BLURRED_RECESS_SATURATION = 0.3
+#: ... or darker than this share of the board around the hole.
+BLURRED_RECESS_RELATIVE = 0.7
 
 #: The saturation a washed-out peg must still show on top, body and base alike.
 WEAK_SATURATION = 0.22

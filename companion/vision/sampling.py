@@ -38,6 +38,9 @@ _DENSE = np.array(
        for a in np.linspace(0, 2 * np.pi, k, endpoint=False) + r]
 )
 
+#: A ring of 12 points on the unit circle.
+_RING = np.array([[np.cos(a), np.sin(a)] for a in np.linspace(0, 2 * np.pi, 12, endpoint=False)])
+
 #: Sample points of a hole, as (height above the board in peg heights, disc radius in mm).
 POINTS: dict[str, tuple[float, float]] = {
     "top": (0.97, 0.45),   # a peg's cap (fraction of peg height; radius as a fraction of peg radius)
@@ -45,6 +48,9 @@ POINTS: dict[str, tuple[float, float]] = {
     # the recess, across most of the hole (radius as a fraction of the hole's):
     # any of it seen means no peg, since a peg's foot covers its whole hole.
     "base": (0.0, 0.85),
+    # the board around the hole (a ring at 1.7 hole radii): how light the
+    # surface is there, against which a blurred recess is still darker.
+    "rim": (0.0, 1.7),
 }
 
 
@@ -86,9 +92,10 @@ def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, 
     inside = np.ones(n, dtype=bool)
     for name, (lift, rad) in POINTS.items():
         z = -lift * geometry.peg_height_mm  # board z points into the table
-        radius_mm = rad * (geometry.hole_radius_mm if name == "base" else geometry.peg_radius_mm)
+        on_hole = name in ("base", "rim")
+        radius_mm = rad * (geometry.hole_radius_mm if on_hole else geometry.peg_radius_mm)
         # Sample discs lie in the board's plane (the cap of a peg faces up).
-        unit = _DENSE if name == "base" else _UNIT
+        unit = _DENSE if name == "base" else _RING if name == "rim" else _UNIT
         pts = holes[:, None, :] + radius_mm * unit[None, :, :]
         pts3 = np.concatenate([pts, np.full(pts.shape[:2] + (1,), z)], axis=2).reshape(-1, 3)
         px = camera.project(pts3).reshape(n, len(unit), 2)

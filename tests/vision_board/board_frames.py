@@ -17,7 +17,7 @@ from companion.vision.locate import CameraPose
 
 
 def make_camera(
-    tilt_deg: float, azimuth_deg: float = 0.0, distance_mm: float = 700.0,
+    tilt_deg: float, azimuth_deg: float = 0.0, distance_mm: float = 900.0,
     f: float = 1000.0, size: tuple[int, int] = (1280, 720), shift_mm: tuple[float, float] = (0, 0),
 ) -> CameraPose:
     """A pinhole camera looking at the board's centre from *tilt_deg* off vertical."""
