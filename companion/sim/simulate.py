@@ -69,6 +69,10 @@ class FrameTruth:
         }
         if self.loose:
             out["loose"] = self.loose
+        if self.render is not None:
+            out["die"]["box"] = list(self.render.die_box) if self.render.die_box else None
+            if self.render.hand_box is not None:
+                out["hand_box"] = list(self.render.hand_box)
         if self.inputs:
             out["inputs"] = self.inputs
         if self.events:

@@ -74,3 +74,25 @@ def test_pdf_writer_text_escaping_and_fonts() -> None:
     assert "/BaseFont /Courier" in pdf
     with pytest.raises(ValueError, match="unknown font"):
         page.text(0, 0, "x", font="Comic")
+
+
+def test_marker_sheet_follows_the_layout_file(tmp_path: Path) -> None:
+    import json
+
+    from companion.layout import DEFAULT_LAYOUT
+
+    data = json.loads(DEFAULT_LAYOUT.read_text())
+    data["name"] = "travel"
+    for item in data["markers"]["items"]:
+        (x0, y0), _, _, _ = item["corners"]
+        x0, y0 = (x0 - 10, y0 - 10) if x0 < 0 else (x0, y0)
+        item["corners"] = [[x0, y0], [x0 + 35, y0], [x0 + 35, y0 + 35], [x0, y0 + 35]]
+    layout_file = tmp_path / "travel.json"
+    layout_file.write_text(json.dumps(data))
+    out = tmp_path / "m.pdf"
+    assert main(["markers", "--out", str(out), "--layout", str(layout_file)]) == 0
+    want = 35 * PT_PER_MM
+    for _, content in _pages(out.read_bytes()):
+        assert "'travel'" in content
+        squares = [m for m in re.finditer(r"0 0 0 rg [\d.]+ [\d.]+ ([\d.]+) ([\d.]+) re f", content) if abs(float(m.group(1)) - want) < 0.01]
+        assert len(squares) == 4

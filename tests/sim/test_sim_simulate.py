@@ -134,6 +134,9 @@ def test_simulate_command_writes_video_and_truth(tmp_path: Path) -> None:
         count += 1
     assert count == len(lines) - 1 > 10
     assert lines[1]["events"][0]["event"] == "turn"
+    assert all(len(x["die"]["box"]) == 4 for x in lines[1:] if x["die"]["state"] == "settled")
+    assert all(x["hand"] for x in lines[1:] if "hand_box" in x)  # a hand in play may be out of the frame
+    assert any("hand_box" in x for x in lines[1:])
     assert sum(1 for x in lines[1:] for e in x.get("events", []) if e["event"] == "turn") >= 2
 
 
