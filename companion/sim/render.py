@@ -95,6 +95,8 @@ class Truth:
     hand_present: bool
     hand_box: Box | None
     covered_holes: tuple[str, ...]
+    #: Holes whose centre cannot be seen: under another peg (tilted views) or the hand.
+    hidden_holes: tuple[str, ...] = ()
     hand_mask: NDArray[np.bool_] | None = field(default=None, repr=False)
 
     @property
@@ -125,6 +127,7 @@ class Truth:
             "die": {"value": self.die_value, "state": self.die_state, "settled": self.die_settled, "edition": self.die_edition, "box": self.die_box},
             "dome_box": self.dome_box,
             "hand": {"present": self.hand_present, "box": self.hand_box, "covered_holes": list(self.covered_holes)},
+            "hidden_holes": list(self.hidden_holes),
         }
 
 
@@ -563,11 +566,19 @@ def _truth(
     holes_px = {n: (float(p[0]), float(p[1])) for n, p in zip(names, hole_px, strict=True)}
     occupancy = {p.hole: p.color for p in placements if p.hole is not None}
     views: list[PegTruth] = []
+    outlines: list[tuple[str | None, NDArray[np.float32]]] = []
     for p, pose in zip(placements, poses, strict=True):
         top = pose.rot @ np.array([0.0, 0.0, layout.peg.height_mm]) + np.asarray(pose.base)
         px = cam.project(np.array([pose.base, top]))
         outline = to_image(silhouettes[len(views)])
+        outlines.append((p.hole, outline.astype(np.float32).reshape(-1, 1, 2)))
         views.append(PegTruth(p.color, p.hole, (float(px[0, 0]), float(px[0, 1])), (float(px[1, 0]), float(px[1, 1])), _box(outline, w, h)))
+    # A hole is hidden when another peg's silhouette covers its centre in the image.
+    hidden_by_pegs = tuple(
+        n
+        for n, xy in holes_px.items()
+        if any(own != n and cv2.pointPolygonTest(poly, xy, False) > 0 for own, poly in outlines)
+    )
     markers_px = {m.id: cam.project(np.array([[x, y, layout.marker_z_mm] for x, y in m.corners])) for m in layout.markers}
     if die_box is not None:
         x0, y0, x1, y1 = die_box
@@ -602,5 +613,6 @@ def _truth(
         hand_present=hand_present,
         hand_box=hand_box,
         covered_holes=covered,
+        hidden_holes=tuple(sorted(set(hidden_by_pegs) | set(covered), key=names.index)),
         hand_mask=mask_bool,
     )

@@ -51,13 +51,16 @@ def test_pegged_holes_show_the_peg_colour_at_the_peg_top(tilt: float, azimuth: f
     for view in truth.peg_views:
         assert view.hole is not None
         assert _hue_name(_sample(img, view.top_px)) == view.color, view
-    # Empty holes that no peg hides show no peg colour.
+    # Empty holes that no peg hides show no peg colour; hidden ones show a peg.
     for hole in HOLE_NAMES:
         if hole in truth.occupancy:
             continue
         x, y = truth.holes_px[hole]
-        hidden = any(b[0] - 2 <= x <= b[2] + 2 and b[1] - 2 <= y <= b[3] + 2 for b in (v.box for v in truth.peg_views))
-        if not hidden:
+        if hole in truth.hidden_holes:
+            assert _hue_name(_sample(img, (x, y))) is not None, hole
+            continue
+        near_edge = any(b[0] - 3 <= x <= b[2] + 3 and b[1] - 3 <= y <= b[3] + 3 for b in (v.box for v in truth.peg_views))
+        if not near_edge:
             assert _hue_name(_sample(img, (x, y))) is None, hole
 
 
@@ -147,3 +150,18 @@ def test_bad_positions_and_die_are_named() -> None:
         render({}, 7, scene)
     with pytest.raises(Exception, match="unknown scene knob"):
         Scene.random(1, LAYOUT, wobble=3)
+
+
+def test_a_peg_in_front_of_a_hole_hides_it() -> None:
+    from companion.sim import PegPlacement, render_physical
+
+    scene = _clean(Scene.random(6, LAYOUT, size=(1280, 720), tilt_deg=40, azimuth_deg=180, distortion=0.0))
+    hx, hy = LAYOUT.holes["track:18"]
+    cam = scene.camera.position
+    d = np.array([cam[0] - hx, cam[1] - hy])
+    d /= np.linalg.norm(d)
+    peg = PegPlacement("blue", hx + 8 * d[0], hy + 8 * d[1])  # standing on the board, just in front
+    img, truth = render_physical([peg], 1, scene, seed=1, layout=LAYOUT)
+    assert "track:18" in truth.hidden_holes and "track:18" not in truth.occupancy
+    assert _hue_name(_sample(img, truth.holes_px["track:18"])) == "blue"
+    assert "track:10" not in truth.hidden_holes
