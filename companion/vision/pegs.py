@@ -111,6 +111,9 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     grey = base_sat < BLURRED_RECESS_SATURATION
     recess |= grey & (value < BLURRED_RECESS_VALUE)
     recess |= grey & (value < BLURRED_RECESS_RELATIVE * surround)
+    # A recess blurred into coloured print takes on its colour, but stays far
+    # darker than the print around it.
+    recess |= value < DARK_RECESS_RELATIVE * surround
     protos = np.stack([model.peg_chroma[c] for c in COLORS])
     protos = protos / np.linalg.norm(protos, axis=1, keepdims=True)
     top, sat, cos = _colour_match(samples["top"] / wb, protos)
@@ -175,6 +178,8 @@ BLURRED_RECESS_VALUE = 0.55
 BLURRED_RECESS_SATURATION = 0.3
 #: ... or darker than this share of the board around the hole.
 BLURRED_RECESS_RELATIVE = 0.7
+#: Any colour darker than this share of the board around the hole is recess.
+DARK_RECESS_RELATIVE = 0.4
 
 #: The saturation a washed-out peg must still show on top, body and base alike.
 WEAK_SATURATION = 0.22
