@@ -141,6 +141,9 @@ class PocketSphinxRecogniser:
 
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
         x = np.asarray(samples, dtype=np.float32)
+        if not loud_frames(x).any():
+            # nothing audible: a grammar decoder would still force a phrase on it
+            return Hypothesis("", 0.0, len(x) // 160)
         padded = pad_with_noise(x, level=noise_floor(x))
         pcm = to_pcm16(padded)
         text, score = self._run(context.value, pcm)

@@ -66,9 +66,13 @@ def test_a_stream_with_a_split_command_is_heard_through_the_wake_word(speech, re
     for i in range(0, len(stream), 800):
         heard += ear.feed(stream[i:i + 800])
     heard += ear.finish()
-    actions = [(h.decision.action, h.decision.command) for h in heard]
-    assert actions == [("wake", None), ("apply", Command("whose-turn")),
-                       ("apply", Command("undo"))]
+    # fragments the policy ignores do nothing; what happened is the rest
+    actions = [(h.decision.action, h.decision.command) for h in heard
+               if h.decision.action != "ignore"]
+    assert actions[:2] == [("wake", None), ("apply", Command("whose-turn"))]
+    # "Referee, undo." is heard whole, or split at the comma and joined by the wake word
+    assert actions[2:] in ([("apply", Command("undo"))],
+                           [("wake", None), ("apply", Command("undo"))])
 
 
 def _real_digit_sample() -> list[tuple[Path, int]]:
