@@ -35,6 +35,9 @@ from companion.voice import grammar
 from companion.voice.audio import RATE, Samples, noise_floor, pad_with_noise, to_pcm16
 from companion.voice.grammar import Context
 
+#: A clip whose loudest sample stays below this (-60 dBFS) holds no speech.
+SILENCE_PEAK = 1e-3
+
 #: Folder name of the Vosk model `companion models install vosk-en` unpacks.
 VOSK_MODEL_NAME = "vosk-model-small-en-us-0.15"
 
@@ -141,7 +144,7 @@ class PocketSphinxRecogniser:
 
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
         x = np.asarray(samples, dtype=np.float32)
-        if not loud_frames(x).any():
+        if len(x) == 0 or float(np.max(np.abs(x))) < SILENCE_PEAK:
             # nothing audible: a grammar decoder would still force a phrase on it
             return Hypothesis("", 0.0, len(x) // 160)
         padded = pad_with_noise(x, level=noise_floor(x))
