@@ -21,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write the speech to this WAV file instead of playing it")
     parser.add_argument("--rate", type=int, help="words per minute (engine default about 200)")
     parser.add_argument("--volume", type=float, default=1.0, help="0.0 to 1.0 (default 1.0)")
-    parser.add_argument("--voice", help="an espeak-ng voice id, e.g. gmw/en-US")
+    parser.add_argument("--voice", help="an espeak-ng voice id, e.g. gmw/en-us")
 
 
 def run(args: argparse.Namespace) -> int:

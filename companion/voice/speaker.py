@@ -191,7 +191,7 @@ class Speaker:
 
     Parameters are settings: *rate* (words per minute, None = engine
     default), *volume* (0..1), *voice* (an espeak-ng voice id such as
-    ``"gmw/en-US"``). *transcript* receives one line per announcement, in the
+    ``"gmw/en-us"``). *transcript* receives one line per announcement, in the
     order spoken; *notices* receives the one-time "speech is unavailable"
     messages; *speech_out* collects ``0001.wav``, ``0002.wav``, ...
     *play* False never touches the sound system (tests, headless runs).

@@ -45,7 +45,14 @@ def _render(engine: Any, req: dict[str, Any], path: Path, default_rate: int) -> 
     """One request through *engine*; True once the WAV is on disk."""
     engine.setProperty("rate", int(req.get("rate") or default_rate))
     if req.get("voice"):
-        engine.setProperty("voice", req["voice"])
+        wanted = str(req["voice"]).lower()
+        # an id ("gmw/en-us") or its language part ("en-us"), any case
+        matches = [v.id for v in engine.getProperty("voices")
+                   if wanted in (v.id.lower(), v.id.lower().split("/")[-1])]
+        if not matches:
+            raise ValueError(f"unknown voice {req['voice']!r} (espeak-ng ids such as "
+                             "'gmw/en-us' or 'en-gb-scotland')")
+        engine.setProperty("voice", matches[0])
     engine.save_to_file(str(req["text"]), str(path))
     engine.runAndWait()
     return _wait_for_file(path)

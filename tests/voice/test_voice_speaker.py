@@ -173,3 +173,16 @@ def test_say_without_a_sound_card_prints_and_says_why(capsys: pytest.CaptureFixt
     captured = capsys.readouterr()
     assert captured.out.strip() == "Blue pops a six."
     assert "no audio output device" in captured.err
+
+
+def test_say_names_an_unknown_voice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyttsx3")
+    from companion.cli import main
+
+    code = main(["say", "Hello", "--voice", "klingon", "--out", str(tmp_path / "x.wav")])
+    err = capsys.readouterr().err
+    if "unknown voice" not in err:
+        pytest.skip(f"speech engine unavailable here: {err.strip()}")
+    assert code == 2 and "'klingon'" in err
+    assert main(["say", "Hello", "--voice", "en-gb-scotland", "--out",
+                 str(tmp_path / "y.wav")]) == 0
