@@ -34,20 +34,25 @@ from companion.voice.recognisers import Hypothesis, Recogniser, default_recognis
 
 
 def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context) -> Hypothesis:
-    """Decode *samples* under *context*, with a second opinion for bare numbers.
+    """Decode *samples* under *context*, with a second opinion for short pops.
 
     In the POP and ANY contexts a bare number competes with every command and
-    pop phrasing; when the answer is a bare number, the clip is decoded again
-    against the digits alone, which chooses among the six better (measured on
-    the real digits: 82.4% with the POP grammar alone, about 87% with the
-    digits grammar), and that answer is kept.
+    pop phrasing. When the answer is a pop of at most two words without the
+    wake word ("two", "pop two"), the clip is decoded again against the
+    digits alone, which chooses among the six better, and that answer is
+    kept. Measured on the 900 real digits: POP grammar alone 82.4%, with a
+    second opinion for bare numbers only 82.7% (a "six" was often heard as
+    "pop two"), digits grammar alone 87.7%.
     """
     hyp = recogniser.decode(samples, context)
-    if (context in (Context.POP, Context.ANY)
-            and hyp.text in grammar.phrase_table(Context.DIGITS)):
-        second = recogniser.decode(samples, Context.DIGITS)
-        if second.text:
-            return second
+    if context in (Context.POP, Context.ANY):
+        command = hyp.command(context)
+        words = hyp.text.split()
+        if (command is not None and command.intent == "pop" and len(words) <= 2
+                and grammar.WAKE_WORD not in words):
+            second = recogniser.decode(samples, Context.DIGITS)
+            if second.text:
+                return second
     return hyp
 
 

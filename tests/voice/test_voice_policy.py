@@ -109,5 +109,11 @@ def test_a_bare_number_gets_a_second_opinion_from_the_digits_grammar() -> None:
     rec = Scripted({Context.POP: "referee undo", Context.DIGITS: "six"})
     assert decode_in_context(rec, audio, Context.POP).text == "referee undo"
     assert rec.asked == [Context.POP]
+    rec = Scripted({Context.POP: "pop two", Context.DIGITS: "six"})
+    assert decode_in_context(rec, audio, Context.POP).text == "six"
+    rec = Scripted({Context.POP: "referee pop two", Context.DIGITS: "six"})
+    assert decode_in_context(rec, audio, Context.POP).text == "referee pop two"
+    rec = Scripted({Context.POP: "the pop was two", Context.DIGITS: "six"})
+    assert decode_in_context(rec, audio, Context.POP).text == "the pop was two"
     rec = Scripted({Context.LIVE: "stop", Context.DIGITS: "six"})
     assert decode_in_context(rec, audio, Context.LIVE).text == "stop"
