@@ -6,7 +6,8 @@ track numbering is shared by all colours, so ``track:N`` is the same hole for
 everyone; Home and Finish belong to one colour. Home pegs have no identity, so
 the k-th peg at home fills ``COLOR:home:k`` (home pegs fill the holes in order).
 
-Pure standard library: the vision reader and the renderer both use it, and it
+Pure standard library (and the rules core, for the board's shape): the vision
+reader and the renderer both use it, and it
 must agree with ``docs/development.md`` exactly.
 """
 
@@ -16,16 +17,15 @@ import re
 from collections.abc import Mapping, Sequence
 
 from companion.errors import UserError
+from companion.rules.board import COLORS, FINISH_SPACES, PEGS_PER_COLOR, START, TRACK_SPACES
 
-#: Colours in clockwise order; play passes in the same order.
-COLORS: tuple[str, ...] = ("red", "blue", "yellow", "green")
+# The board's shape is the rules core's: one source of truth for both.
+TRACK_LENGTH = TRACK_SPACES
+HOME_SIZE = PEGS_PER_COLOR
+FINISH_SIZE = FINISH_SPACES
 
-TRACK_LENGTH = 28
-HOME_SIZE = 4
-FINISH_SIZE = 4
-
-#: Each colour's Start space on the track (the rules engine's numbering).
-START_SPACE: dict[str, int] = {"red": 1, "blue": 8, "yellow": 15, "green": 22}
+#: Each colour's Start space on the track (the rules engine's numbering: 1, 8, 15, 22).
+START_SPACE: dict[str, int] = {c: START[i] + 1 for i, c in enumerate(COLORS)}
 
 #: Every hole of the physical board, in a fixed order (60 names).
 HOLE_NAMES: tuple[str, ...] = (
