@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +50,7 @@ def reading_json(image: str, reading: Any) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from companion.layout import load_layout
     from companion.vision.calibration import load_calibration
-    from companion.vision.images import read_image
+    from companion.vision.images import ImageBatch
     from companion.vision.locate import parse_corners
     from companion.vision.reader import BoardReader
 
@@ -66,14 +65,8 @@ def run(args: argparse.Namespace) -> int:
     overlay_dir = Path(args.overlay) if args.overlay else None
     if overlay_dir is not None:
         overlay_dir.mkdir(parents=True, exist_ok=True)
-    failures = 0
-    for image in args.images:
-        try:
-            frame = read_image(image)
-        except UserError as exc:
-            print(f"companion read: error: {exc}", file=sys.stderr)
-            failures += 1
-            continue
+    batch = ImageBatch("read", args.images)
+    for image, frame in batch:
         # Each image may come from another camera: a fresh reader per image
         # (the layout and calibration are loaded once).
         reader = BoardReader(layout, calibration, corners_px=corners)
@@ -86,4 +79,4 @@ def run(args: argparse.Namespace) -> int:
 
             out = overlay_dir / (Path(image).stem + ".overlay.png")
             cv2.imwrite(str(out), draw_overlay(frame, reading, reader.geometry))
-    return 1 if failures else 0
+    return batch.exit_code

@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
-
-from companion.errors import UserError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -30,16 +27,10 @@ def reading_json(image: str, value: int | None, confidence: float) -> dict[str, 
 
 def run(args: argparse.Namespace) -> int:
     from companion.vision.dice.photo import read_die_photo
-    from companion.vision.images import read_image
+    from companion.vision.images import ImageBatch
 
-    failures = 0
-    for image in args.images:
-        try:
-            photo = read_image(image)
-        except UserError as exc:
-            print(f"companion read-die: error: {exc}", file=sys.stderr)
-            failures += 1
-            continue
+    batch = ImageBatch("read-die", args.images)
+    for image, photo in batch:
         reading = read_die_photo(photo)
         print(json.dumps(reading_json(image, reading.value, reading.confidence)), flush=True)
-    return 2 if failures else 0
+    return batch.exit_code

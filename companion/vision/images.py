@@ -6,7 +6,8 @@ camera, so the commands print one clear line instead of a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import cv2
@@ -27,6 +28,36 @@ def read_image(path: str | Path) -> np.ndarray:
     if image is None:
         raise UserError(f"{p} is not a readable image")
     return np.asarray(image)
+
+
+class ImageBatch:
+    """The images of a command that takes many files, read one by one.
+
+    Iterating yields ``(path, image)`` for each readable file; each bad one
+    (missing, a folder, not an image) is reported on stderr as one line
+    naming it, and counted, so the good lines are still printed and the
+    command can still exit non-zero (:attr:`exit_code`).
+    """
+
+    def __init__(self, command: str, paths: Iterable[str]) -> None:
+        self.command = command
+        self.paths = list(paths)
+        self.failures = 0
+
+    def __iter__(self) -> Iterator[tuple[str, np.ndarray]]:
+        for path in self.paths:
+            try:
+                image = read_image(path)
+            except UserError as exc:
+                print(f"companion {self.command}: error: {exc}", file=sys.stderr, flush=True)
+                self.failures += 1
+                continue
+            yield path, image
+
+    @property
+    def exit_code(self) -> int:
+        """1 when any file could not be read, else 0."""
+        return 1 if self.failures else 0
 
 
 def video_frames(path: str | Path, limit: int | None = None) -> Iterator[np.ndarray]:
