@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.vision.dice.grid import GridReading, cell_darkness, face_patch, read_grid
 from companion.vision.dice.matching import (
     FaceMatch,
     FacePlace,
@@ -70,6 +71,13 @@ class Acceptance:
     wall_zone: float = 0.47
     #: ... seen means a face matched at least this well with dark marks.
     min_seen: float = 0.4
+    #: A weaker match is still announced when its pip places, sampled
+    #: (``grid.py``), show the same value with at least this gap between the
+    #: faintest pip and the darkest empty place ...
+    min_grid_gap: float = 0.15
+    #: ... and it lies this near the dome's centre (dome radii; flat dice rest
+    #: within about 0.35, a face seen further out is more likely a leaning one).
+    grid_zone: float = 0.4
 
 
 ACCEPT = Acceptance()
@@ -114,12 +122,23 @@ def read_die_in_dome(
     judged by the stricter ``ACCEPT_LEARNED``; by default the six standard
     pip faces are used.
     """
-    match = match_in_dome(crop_bgr, fraction, faces)
-    return judge(match, ACCEPT if faces is None else ACCEPT_LEARNED, fraction)
+    if faces is not None:
+        return judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
+    match, fine = _match_with_image(crop_bgr, fraction, None)
+    grid = None if match is None else grid_at(fine, match)
+    return judge(match, ACCEPT, fraction, grid)
+
+
+def grid_at(fine: FloatImage, match: FaceMatch) -> GridReading:
+    """The pip places sampled on the matched face (in the reading image *fine*)."""
+    return read_grid(*cell_darkness(face_patch(fine, match.place, READ_DIE_PX)))
 
 
 def judge(
-    match: FaceMatch | None, accept: Acceptance = ACCEPT, fraction: float = DEFAULT_DIE_FRACTION
+    match: FaceMatch | None,
+    accept: Acceptance = ACCEPT,
+    fraction: float = DEFAULT_DIE_FRACTION,
+    grid: GridReading | None = None,
 ) -> DieReading:
     """A reading from a face match: settled only when the match is clear.
 
@@ -141,6 +160,15 @@ def judge(
         or match.contrast < accept.min_contrast
         or margin < accept.min_margin
     ):
+        if (
+            grid is not None
+            and grid.value == match.value
+            and grid.gap >= accept.min_grid_gap
+            and from_centre(match, fraction) <= accept.grid_zone
+        ):
+            # The template and the sampled pip places agree, clearly.
+            confidence = _clip(0.5 + grid.gap)
+            return DieReading("settled", match.value, confidence)
         return DieReading.unreadable("hidden", _clip(match.score))
     confidence = _clip(0.5 + 2.0 * margin + 0.5 * (match.score - accept.min_score))
     return DieReading("settled", match.value, confidence)
@@ -163,6 +191,15 @@ def match_in_dome(
     faces: Mapping[int, Mapping[int, FloatImage]] | None = None,
 ) -> FaceMatch | None:
     """The best face match in the dome: found coarse, then read fine."""
+    return _match_with_image(crop_bgr, fraction, faces)[0]
+
+
+def _match_with_image(
+    crop_bgr: NDArray[np.uint8],
+    fraction: float,
+    faces: Mapping[int, Mapping[int, FloatImage]] | None,
+) -> tuple[FaceMatch | None, FloatImage]:
+    """The best face match, and the reading image (die READ_DIE_PX wide) it is in."""
     if not 0.02 <= fraction <= 0.5:
         raise ValueError(f"die fraction {fraction} is not plausible (expected 0.02..0.5)")
     gray = to_gray(crop_bgr).astype(np.float32)
@@ -188,7 +225,7 @@ def match_in_dome(
         match = read_face(fine, fine_faces, at, 4 if learned else 2, reach)
         if match is not None and (best is None or _rank(match) > _rank(best)):
             best = match
-    return best
+    return best, fine
 
 
 def rescaled(place: FacePlace, k: float) -> FacePlace:
