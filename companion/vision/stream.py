@@ -6,12 +6,19 @@ that spoke on every frame would nag and misjudge. So:
 * A **position** is reported once it has been read identically, completely
   (every hole known, no hand over the board) for ``position_stable_s``
   seconds, and only when it differs from the last position reported.
-* A **pop** is reported when the die has been *disturbed* (hidden by a hand,
-  cocked, or seen moving in the dome) and then lies still, flat and read for
-  ``settle_s`` seconds, *and* it now lies differently from before the
-  disturbance (the dome thumbnail changed). That last test is what makes a
-  hand passing over the dome no pop, while popping the same number twice in
-  a row is two pops (a popped die never lands exactly as it lay).
+* A **pop** is reported when the die has been *disturbed* (its dome
+  thumbnail seen changing between two frames under one pose: a hand, a
+  tumble) and then the thumbnail stays still for ``settle_s`` seconds while
+  the die reader agrees on one value (``hidden`` reads in a still dome are
+  failed reads: glare, a dim die; they vote for nothing), *and* it now lies
+  differently from the last settle (the averaged dome thumbnail changed).
+  That last test is what makes a hand passing over the dome no pop, while
+  popping the same number twice in a row is two pops (a popped die never
+  lands exactly as it lay). It is reported once per still period.
+* A **camera nudge** or a **light change** is no pop: a new pose starts a
+  new still period and is never motion, and a settle with no disturbance
+  takes the dome as the reference again. A disturbance before that compares
+  across the two poses with a larger threshold (or a changed value).
 * A **cocked** die is reported once per disturbance when it has leaned for
   ``settle_s``; the players tap the dome, and the settle after it is the pop.
 * **Board lost** is reported when the board has not been found for
@@ -29,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading
 
 
@@ -87,21 +95,25 @@ class VisionStream:
         lost_after_s: float = 0.5,
         motion_threshold: float = 0.1,
         moved_threshold: float = 0.06,
+        moved_across_poses_threshold: float = 0.15,
     ) -> None:
         """``reader`` is a :class:`~companion.vision.reader.BoardReader` (needed by
         :meth:`push`; :meth:`push_reading` takes ready readings). Thresholds are
         distances between normalised dome thumbnails: above ``motion_threshold``
         between consecutive frames the die is moving; above ``moved_threshold``
         between the thumbnails averaged over the still period before and after
-        a disturbance, it lies differently. (Measured on rendered frames:
+        a disturbance, it lies differently; above ``moved_across_poses_threshold``
+        when the camera moved in between. (Measured on rendered frames:
         sensor noise alone gives up to 0.073 between single frames, and about
-        a third of that between averages; a die that moved at least 0.11.)"""
+        a third of that between averages; a die that moved at least 0.11; a
+        camera nudge alone 0.078 between averages.)"""
         self.reader = reader
         self.position_stable_s = position_stable_s
         self.settle_s = settle_s
         self.lost_after_s = lost_after_s
         self.motion_threshold = motion_threshold
         self.moved_threshold = moved_threshold
+        self.moved_across_poses_threshold = moved_across_poses_threshold
         # board
         self._candidate: Mapping[str, tuple[str, ...]] | None = None
         self._candidate_since = 0.0
@@ -109,17 +121,12 @@ class VisionStream:
         self._missing_since: float | None = None
         self._lost_reported = False
         # die
-        self._rest_signature: np.ndarray | None = None  # how the die lay at the last settle
+        self._rest: _Rest | None = None  # how the die lay at the last settle
         self._disturbed = False
         self._cocked_reported = False
         self._prev_signature: np.ndarray | None = None
         self._prev_homography: np.ndarray | None = None
-        self._still_value: int | None = None
-        self._still_state: str | None = None
-        self._still_since = 0.0
-        self._still_conf = 1.0
-        self._still_sum: np.ndarray | None = None
-        self._still_count = 0
+        self._still: _Still | None = None
 
     def push(self, frame_bgr: np.ndarray, t_seconds: float) -> list[VisionEvent]:
         """Read one frame with the reader and return the events it completes."""
@@ -172,55 +179,123 @@ class VisionStream:
         if not reading.found or die is None or sig is None:
             # Nothing can be said about the die; a lost board is not a disturbance.
             self._prev_signature = None
-            self._still_state = None
+            self._prev_homography = None
+            self._still = None
             return
         homography = reading.pose.homography if reading.pose is not None else None
+        same_view = self._prev_signature is not None and _same_pose(homography, self._prev_homography)
         moving = False
-        same_view = (homography is None and self._prev_homography is None) or (
-            homography is not None
-            and self._prev_homography is not None
-            and np.array_equal(homography, self._prev_homography)
-        )
         # Thumbnails compare only under the same pose: a nudged camera is not a moving die.
-        if self._prev_signature is not None and same_view:
+        if same_view:
+            assert self._prev_signature is not None
             moving = signature_distance(sig, self._prev_signature) > self.motion_threshold
         self._prev_signature = sig
         self._prev_homography = homography
-
-        if die.state == "hidden" or moving:
+        if moving:
             self._disturbed = True
-            self._still_state = None
+            self._still = None
             return
-        if die.state != self._still_state or die.value != self._still_value:
-            self._still_state, self._still_value = die.state, die.value
-            self._still_since = t
-            self._still_conf = die.confidence
-            self._still_sum, self._still_count = None, 0
-            if self._rest_signature is not None and die.state == "cocked":
-                self._disturbed = True
-        self._still_conf = min(self._still_conf, die.confidence)
-        # Average the thumbnail over the still period: noise shrinks, a moved die does not.
-        sig32 = sig.astype(np.float32)
-        self._still_sum = sig32 if self._still_sum is None else self._still_sum + sig32
-        self._still_count += 1
-        if t - self._still_since < self.settle_s:
+        if self._still is None or not same_view:
+            # A new still period; a pose change starts one too (its thumbnails
+            # are not comparable with those before it).
+            self._still = _Still(t, homography)
+        still = self._still
+        still.add(die, sig)
+        if still.done or t - still.since < self.settle_s:
             return
-        if die.state == "cocked":
+        if still.cocked_read():
             self._disturbed = True
             if not self._cocked_reported:
                 self._cocked_reported = True
                 events.append(DieCocked(t))
             return
-        # Settled, still and read for long enough.
-        assert self._still_sum is not None
-        rest = self._still_sum / max(self._still_count, 1)
-        if self._rest_signature is None:
-            if self._disturbed and die.value is not None:
-                events.append(PopSettled(t, die.value, self._still_conf))
-            self._rest_signature = rest
-        elif self._disturbed:
-            if signature_distance(rest, self._rest_signature) > self.moved_threshold and die.value:
-                events.append(PopSettled(t, die.value, self._still_conf))
-            self._rest_signature = rest
+        verdict = still.value_read()
+        if verdict is None:
+            return  # no value read often enough yet (a hand resting on the dome, glare)
+        # Settled, still and read for long enough: once per still period.
+        still.done = True
+        value, confidence = verdict
+        rest = still.mean()
+        if self._rest is None:
+            if self._disturbed:
+                events.append(PopSettled(t, value, confidence))
+        elif self._disturbed and self._moved(rest, value, still.homography):
+            events.append(PopSettled(t, value, confidence))
+        # Undisturbed settles re-take the reference too: after a camera nudge or
+        # a change of light the dome looks different, and the die has not moved.
+        self._rest = _Rest(rest, value, still.homography)
         self._disturbed = False
         self._cocked_reported = False
+
+    def _moved(self, rest: np.ndarray, value: int, homography: np.ndarray | None) -> bool:
+        """Whether the die now lies differently from the last reference rest."""
+        assert self._rest is not None
+        distance = signature_distance(rest, self._rest.signature)
+        if _same_pose(homography, self._rest.homography):
+            return distance > self.moved_threshold
+        # The camera moved since the reference: the thumbnails differ by the
+        # re-located pose alone (measured: 0.078 for a nudge), so ask for more.
+        return value != self._rest.value or distance > self.moved_across_poses_threshold
+
+
+def _same_pose(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return a is b or np.array_equal(a, b)
+
+
+@dataclass
+class _Rest:
+    """How the die lay at the last settle: averaged thumbnail, value, pose."""
+
+    signature: np.ndarray
+    value: int
+    homography: np.ndarray | None
+
+
+class _Still:
+    """A stretch of frames with a still dome thumbnail under one pose."""
+
+    def __init__(self, since: float, homography: np.ndarray | None) -> None:
+        self.since = since
+        self.homography = homography
+        self.done = False
+        self.sum: np.ndarray | None = None
+        self.count = 0
+        self.cocked = 0
+        self.values: dict[int, list[float]] = {}
+
+    def add(self, die: DieReading, sig: np.ndarray) -> None:
+        sig32 = sig.astype(np.float32)
+        self.sum = sig32 if self.sum is None else self.sum + sig32
+        self.count += 1
+        if die.state == "cocked":
+            self.cocked += 1
+        elif die.state == "settled" and die.value is not None:
+            self.values.setdefault(die.value, []).append(die.confidence)
+
+    def mean(self) -> np.ndarray:
+        assert self.sum is not None
+        return self.sum / max(self.count, 1)
+
+    def _best(self) -> tuple[int, list[float]] | None:
+        return max(self.values.items(), key=lambda kv: len(kv[1]), default=None)
+
+    def cocked_read(self) -> bool:
+        """The die was read leaning at least twice and as often as any value."""
+        best = self._best()
+        return self.cocked >= 2 and self.cocked >= (len(best[1]) if best is not None else 0)
+
+    def value_read(self) -> tuple[int, float] | None:
+        """``(value, confidence)`` once one value was read at least twice and
+        at least twice as often as everything else together (other values,
+        cocked); None while the reads do not agree. ``hidden`` reads vote for
+        nothing: in a still dome they are failed reads (glare, a dim die)."""
+        best = self._best()
+        if best is None:
+            return None
+        n_best = len(best[1])
+        others = sum(len(v) for v in self.values.values()) - n_best
+        if n_best < 2 or n_best < 2 * (others + self.cocked):
+            return None
+        return best[0], min(best[1])

@@ -95,11 +95,6 @@ def test_cocked_die_then_a_lamp_switched_on() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="known vision issue: the dome looks different after a camera nudge, and the time layer "
-    "reports it as a new pop of the same value (a phantom pop); see docs/live.md",
-)
 def test_camera_nudged_mid_turn() -> None:
     from companion.sim.script import NudgeCamera, move_peg, pop
 
