@@ -36,6 +36,10 @@ SIGNATURE_STD_FLOOR = 24.0
 #: Thumbnails closer than this (mean absolute difference of normalised grey)
 #: show the same dome: the previous die reading stands.
 SAME_DOME = 0.08
+#: A reading that found no value (``hidden``, ``cocked``) is reused for at most
+#: this many frames before the die is read again: one unlucky read (the frame
+#: the die landed in, a glint) must not stand for a whole settle period.
+HIDDEN_REUSE = 2
 
 DieReader = Callable[[np.ndarray], DieReading]
 
@@ -93,7 +97,7 @@ class BoardReader:
         self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None
         self._sig_maps: tuple[np.ndarray, np.ndarray] | None = None
         self._sil: Silhouettes | None = None
-        self._last_die: tuple[object, np.ndarray, DieReading] | None = None
+        self._last_die: tuple[object, np.ndarray, DieReading, int] | None = None
         #: Each marker paper's last good white, for frames where it is covered.
         self._paper_memory: dict[int, np.ndarray] = {}
 
@@ -163,7 +167,8 @@ class BoardReader:
 
         The die reader is the costliest stage (milliseconds); while the camera
         and the dome look the same as in the previous frame, its reading is
-        reused instead of being computed again.
+        reused instead of being computed again (a reading without a value
+        only for ``HIDDEN_REUSE`` frames).
         """
         crop = self.dome_crop(frame_bgr)
         # The thumbnail covers the dome's inside only (the crop spans 2.4 radii),
@@ -182,10 +187,12 @@ class BoardReader:
             last is not None
             and last[0] == self._plan_key
             and signature_distance(signature, last[1]) < SAME_DOME
+            and (last[2].state == "settled" or last[3] < HIDDEN_REUSE)
         ):
+            self._last_die = (last[0], last[1], last[2], last[3] + 1)
             return last[2], signature
         reading = self.die_reader(crop)
-        self._last_die = (self._plan_key, signature, reading)
+        self._last_die = (self._plan_key, signature, reading, 0)
         return reading, signature
 
     def forget_die(self) -> None:
