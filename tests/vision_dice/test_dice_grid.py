@@ -41,5 +41,7 @@ def test_a_blank_face_shows_no_layout() -> None:
 def test_a_misplaced_face_shows_no_clear_layout() -> None:
     """Half a face off, the floor and the face's edge fall in the patch: no clear split."""
     image = _scene(4, 0.0)
-    grid = read_grid(*cell_darkness(face_patch(image, FacePlace(60 + SIZE / 2, 60, 0.0, 1.0), SIZE)))
+    grid = read_grid(
+        *cell_darkness(face_patch(image, FacePlace(60 + SIZE / 2, 60, 0.0, 1.0), SIZE))
+    )
     assert grid.gap < 0.15
