@@ -26,7 +26,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.dice.grid import GridReading, cell_darkness, face_patch, read_grid
+from companion.vision.dice.grid import (
+    GridReading,
+    cell_darkness,
+    face_patch,
+    read_grid,
+    search_grid,
+)
 from companion.vision.dice.matching import (
     FaceMatch,
     FacePlace,
@@ -78,6 +84,9 @@ class Acceptance:
     #: ... and it lies this near the dome's centre (dome radii; flat dice rest
     #: within about 0.35, a face seen further out is more likely a leaning one).
     grid_zone: float = 0.4
+    #: ... or, where the match's own place shows no such layout, when one
+    #: near it does (``search_grid``) with at least this gap.
+    min_search_gap: float = 0.18
 
 
 ACCEPT = Acceptance()
@@ -126,7 +135,20 @@ def read_die_in_dome(
         return judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
     match, fine = _match_with_image(crop_bgr, fraction, None)
     grid = None if match is None else grid_at(fine, match)
+    if (
+        match is not None
+        and grid is not None
+        and not _grid_agrees(match, grid, ACCEPT.min_grid_gap)
+    ):
+        near = search_grid(fine, match.place, READ_DIE_PX)
+        if _grid_agrees(match, near, ACCEPT.min_search_gap):
+            # Judged like a grid at the match's own place, at the higher bar.
+            grid = GridReading(near.value, ACCEPT.min_grid_gap, near.runner_up)
     return judge(match, ACCEPT, fraction, grid)
+
+
+def _grid_agrees(match: FaceMatch, grid: GridReading, gap: float) -> bool:
+    return grid.value == match.value and grid.gap >= gap
 
 
 def grid_at(fine: FloatImage, match: FaceMatch) -> GridReading:

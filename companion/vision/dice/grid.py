@@ -15,6 +15,7 @@ the value is announced even when the correlation alone is too weak.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -115,5 +116,99 @@ def read_grid(dark: dict[tuple[int, int], float], plain: float) -> GridReading:
         gap = pips - empty
         if gap > best.get(value, -9.0):
             best[value] = gap
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])
+    return GridReading(ranked[0][0], ranked[0][1], ranked[1][1])
+
+
+#: How far (patch px, about 0.7 fine px each) and how much turned (degrees)
+#: ``search_grid`` looks around a match whose own place shows no clear layout:
+#: the template's place is often off by a fraction of a pip spacing.
+SEARCH_REACH = 7
+SEARCH_TURNS = (-4.0, 0.0, 4.0)
+
+
+@dataclass(frozen=True)
+class _Lookup:
+    """Flat indices, in a patch with a SEARCH_REACH margin, for every offset."""
+
+    side: int
+    cells: NDArray[np.intp]  # (offsets, 9)
+    plain: NDArray[np.intp]  # (offsets, plain pixels)
+    face: NDArray[np.intp]  # (offsets, face-level pixels)
+    disc: NDArray[np.float32]
+    layouts: tuple[tuple[NDArray[np.bool_], int], ...]
+
+
+@lru_cache(maxsize=1)
+def _lookup() -> _Lookup:
+    m = SEARCH_REACH
+    side = PATCH + 2 * m
+    c = (PATCH - 1) / 2.0
+    step = PIP_SPACING * PATCH
+    offsets = [(ox, oy) for oy in range(-m, m + 1) for ox in range(-m, m + 1)]
+    cells = np.array(
+        [
+            [
+                int(round(c + m + oy + j * step)) * side + int(round(c + m + ox + i * step))
+                for i, j in CELLS
+            ]
+            for ox, oy in offsets
+        ],
+        np.intp,
+    )
+    py, px = np.nonzero(_PLAIN)
+    plain = np.array([(py + m + oy) * side + (px + m + ox) for ox, oy in offsets], np.intp)
+    lo, hi = int(round(c - 1.35 * step)), int(round(c + 1.35 * step)) + 1
+    fy, fx = np.mgrid[lo:hi, lo:hi]
+    face = np.array([((fy + m + oy) * side + (fx + m + ox)).ravel() for ox, oy in offsets], np.intp)
+    disc = np.zeros((2 * int(np.ceil(SAMPLE_RADIUS)) + 1,) * 2, np.float32)
+    disc[_DY + disc.shape[0] // 2, _DX + disc.shape[1] // 2] = 1.0
+    disc /= disc.sum()
+    layouts = tuple(
+        (np.array([cell in cells_ for cell in CELLS], np.bool_), value)
+        for cells_, value in LAYOUTS.items()
+    )
+    return _Lookup(side, cells, plain, face, disc, layouts)
+
+
+def search_grid(image: NDArray[np.float32], place: FacePlace, die_px: float) -> GridReading:
+    """The clearest layout within SEARCH_REACH patch px and SEARCH_TURNS of *place*.
+
+    The same measure as ``read_grid`` at each offset (the plain face counting
+    as an empty place), computed for all offsets at once from one larger
+    patch per turn. Looking at many places makes a clear split likelier by
+    chance: its gap must meet a higher bar (``Acceptance.min_search_gap``).
+    """
+    look = _lookup()
+    best: dict[int, float] = {}
+    for turn in SEARCH_TURNS:
+        rot = cv2.getRotationMatrix2D((0.0, 0.0), -(place.angle_deg + turn), 1.0)[:, :2]
+        a = (die_px / PATCH) * rot
+        c = (look.side - 1) / 2.0
+        t = np.array([place.x, place.y]) - a @ np.array([c, c])
+        m = np.hstack([a, t[:, None]]).astype(np.float64)
+        big = np.asarray(
+            cv2.warpAffine(
+                image,
+                m,
+                (look.side, look.side),
+                flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            ),
+            np.float32,
+        )
+        discs = np.asarray(
+            cv2.filter2D(big, -1, look.disc, borderType=cv2.BORDER_REPLICATE), np.float32
+        ).ravel()
+        flat = big.ravel()
+        face = np.maximum(np.percentile(flat[look.face], 85, axis=1), 1e-6)
+        dark = 1.0 - discs[look.cells] / face[:, None]
+        plain = 1.0 - np.percentile(flat[look.plain], PLAIN_PERCENTILE, axis=1) / face
+        for mask, value in look.layouts:
+            gap = float(
+                (dark[:, mask].min(axis=1) - np.maximum(dark[:, ~mask].max(axis=1), plain)).max()
+            )
+            if gap > best.get(value, -9.0):
+                best[value] = gap
     ranked = sorted(best.items(), key=lambda kv: -kv[1])
     return GridReading(ranked[0][0], ranked[0][1], ranked[1][1])
