@@ -39,7 +39,8 @@ def test_two_equal_pops_a_pass_over_and_a_nudge() -> None:
                                         die=DieView(2, yaw_deg=10.0, offset_mm=(3.0, 2.0))):
         assert image is not None
         state = truth.die_state
-        drawn.append(DieReading.unreadable(state) if state in ("hidden", "cocked")
+        drawn.append(DieReading.unreadable("cocked" if state == "cocked" else "hidden")
+                     if state in ("hidden", "cocked")
                      else DieReading("settled", truth.die_value, 0.9))
         events += stream.push(image, truth.time)
         owed += [line["pop"] for line in truth.inputs if "pop" in line]
