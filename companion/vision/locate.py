@@ -270,6 +270,8 @@ class BoardLocator:
         self._last_markers: dict[int, np.ndarray] = {}
         #: marker id -> (x0, y0, x1, y1, coarse grey cells) where it was last found.
         self._patches: dict[int, tuple[int, int, int, int, np.ndarray]] = {}
+        #: (width, height) of the frames tracked so far.
+        self._size: tuple[int, int] | None = None
 
     def reset(self) -> None:
         """Forget the tracked pose (the next frame is searched in full)."""
@@ -284,6 +286,11 @@ class BoardLocator:
         still camera costs a few small conversions instead of a full frame's.
         """
         size = (frame.shape[1], frame.shape[0])
+        if size != self._size:
+            # Another camera (or the same one reconnected at another
+            # resolution): nothing tracked so far describes this frame.
+            self.reset()
+            self._size = size
         if self.corners_px is not None:
             if self._last is None:
                 self._last = pose_from_corners(self.geometry, self.corners_px, size)
