@@ -169,9 +169,13 @@ class Camera:
         that the lens never samples outside it (barrel distortion pulls corners in)."""
         if not self.has_distortion:
             return 0
-        mx, my = self._undistort_grid()
-        over = max(-float(mx.min()), -float(my.min()), float(mx.max()) - (self.width - 1), float(my.max()) - (self.height - 1))
-        return int(math.ceil(max(0.0, over))) + 2
+        cached = self._maps.get("margin")
+        if cached is None:
+            mx, my = self._undistort_grid()
+            over = max(-float(mx.min()), -float(my.min()), float(mx.max()) - (self.width - 1), float(my.max()) - (self.height - 1))
+            cached = int(math.ceil(max(0.0, over))) + 2
+            self._maps["margin"] = cached
+        return int(cached)  # type: ignore[call-overload]
 
     def canvas(self) -> Camera:
         """The distortion-free camera whose image the lens bends into this one:
