@@ -8,10 +8,12 @@ against an exact truth independent of the renderer.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
 
+from companion.vision.dice.reading import DieReading
 from companion.vision.geometry import BoardGeometry
 from companion.vision.locate import CameraPose
 
@@ -59,3 +61,15 @@ def draw_markers(
         warped = cv2.warpPerspective(tile, hom, size)
         img[mask > 0] = warped[mask > 0]
     return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+
+
+def drawn_die_reading(truth: Any) -> DieReading:
+    """What a perfect die reader would say of a rendered frame (a stand-in).
+
+    The stream tests check the time layer, not the die reader (which has its
+    own benchmark), so they read the die the renderer says it drew.
+    """
+    state = truth.die_state
+    if state in ("hidden", "cocked"):
+        return DieReading.unreadable("cocked" if state == "cocked" else "hidden")
+    return DieReading("settled", truth.die_value, 0.9)

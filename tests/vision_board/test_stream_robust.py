@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from board_frames import drawn_die_reading
 
 from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading
@@ -172,10 +173,7 @@ def test_rendered_light_change_nudge_and_flickering_reads() -> None:
     for image, truth in simulate_script(actions, scene, seed=4, fps=10,
                                         die=DieView(2, yaw_deg=10.0, offset_mm=(3.0, 2.0))):
         assert image is not None
-        state = truth.die_state
-        drawn.append(DieReading.unreadable("cocked" if state == "cocked" else "hidden")
-                     if state in ("hidden", "cocked")
-                     else DieReading("settled", truth.die_value, 0.9))
+        drawn.append(drawn_die_reading(truth))
         events += stream.push(image, truth.time)
         owed += [line["pop"] for line in truth.inputs if "pop" in line]
     assert len(owed) == 2

@@ -14,6 +14,7 @@ time layer; the die reader has its own benchmark (docs/vision-dice.md).
 from __future__ import annotations
 
 import pytest
+from board_frames import drawn_die_reading
 
 from companion.layout import load_layout
 from companion.sim import DieView, Scene
@@ -38,10 +39,7 @@ def test_two_equal_pops_a_pass_over_and_a_nudge() -> None:
     for image, truth in simulate_script(actions, scene, seed=3, fps=10,
                                         die=DieView(2, yaw_deg=10.0, offset_mm=(3.0, 2.0))):
         assert image is not None
-        state = truth.die_state
-        drawn.append(DieReading.unreadable("cocked" if state == "cocked" else "hidden")
-                     if state in ("hidden", "cocked")
-                     else DieReading("settled", truth.die_value, 0.9))
+        drawn.append(drawn_die_reading(truth))
         events += stream.push(image, truth.time)
         owed += [line["pop"] for line in truth.inputs if "pop" in line]
     assert owed == [4, 4]
