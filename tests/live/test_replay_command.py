@@ -88,8 +88,22 @@ def test_sigkill_mid_game_then_resume_gives_the_same_record(tmp_path: Path, caps
     assert status == "finished"
 
     db = tmp_path / "killed.sqlite3"
+    # The real command in a real process, slowed to 20 ms per stored batch so
+    # that the kill lands mid-game however busy the machine is.
+    slowed = (
+        "import sys, time\n"
+        "from companion.store import GameStore\n"
+        "real = GameStore.record_many\n"
+        "def slow(self, *a, **k):\n"
+        "    out = real(self, *a, **k)\n"
+        "    time.sleep(0.02)\n"
+        "    return out\n"
+        "GameStore.record_many = slow\n"
+        "from companion.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "replay", str(path), "--db", str(db)],
+        [sys.executable, "-c", slowed, "replay", str(path), "--db", str(db)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

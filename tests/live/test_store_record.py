@@ -99,19 +99,23 @@ def test_sigkill_loses_no_committed_input(tmp_path: Path) -> None:
     marker = tmp_path / "progress"
     script = textwrap.dedent(
         f"""
-        import time
+        import os
         from companion.store import GameStore
         store = GameStore({str(db)!r})
         gid = store.new_game([["red"], ["blue"]], "test")
         for i in range(100000):
             store.record(gid, {{"pop": 1 + i % 6}}, [{{"event": "pop", "n": i}}])
-            open({str(marker)!r}, "w").write(str(i))
+            # Atomic replace: the kill can never leave a half-written marker.
+            with open({str(marker)!r} + ".tmp", "w") as f:
+                f.write(str(i))
+            os.replace({str(marker)!r} + ".tmp", {str(marker)!r})
         """
     )
     proc = subprocess.Popen([sys.executable, "-c", script])
     try:
-        for _ in range(400):
-            if marker.exists() and marker.read_text().strip() and int(marker.read_text()) >= 20:
+        deadline = time.monotonic() + 120  # generous: a busy 2-core CI machine
+        while time.monotonic() < deadline:
+            if marker.exists() and int(marker.read_text()) >= 20:
                 break
             proc.poll()
             assert proc.returncode is None, "writer died on its own"
@@ -119,6 +123,7 @@ def test_sigkill_loses_no_committed_input(tmp_path: Path) -> None:
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait()
+    assert marker.exists(), "the writer recorded nothing in 120 s"
     done = int(marker.read_text())
     with GameStore(db) as store:
         game = store.last_unfinished()
