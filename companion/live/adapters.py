@@ -16,6 +16,7 @@ from companion.live.observations import (
     DieCocked,
     Observation,
     PopSettled,
+    PopUnread,
     Spoken,
 )
 
@@ -28,6 +29,8 @@ def from_vision(event: Any) -> Observation | None:
         return BoardStable(t, {c: list(p) for c, p in event.pegs.items()})
     if kind == "PopSettled":
         return PopSettled(t, int(event.value))
+    if kind == "PopUnread":
+        return PopUnread(t)
     if kind == "DieCocked":
         return DieCocked(t)
     if kind == "BoardLost":

@@ -116,6 +116,7 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
                 abandon()
         players = loop.players
         loop.held_pops.clear()
+        loop.unread = None
         loop.illegal_board = None
         loop.before_move = None
         loop.places = []
@@ -166,8 +167,11 @@ def _line_for(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
         v = value.get("value")
         if not isinstance(v, int):
             return None
-        # No pop yet this turn (the camera missed it): the spoken number is the pop.
-        return {"pop": v} if loop.referee.phase == "pop" else {"command": "pop", "value": v}
+        # No pop yet this turn (the camera missed it), or a pop it saw but
+        # could not read: the spoken number is the pop.
+        if loop.referee.phase == "pop" or loop.unread is not None:
+            return {"pop": v}
+        return {"command": "pop", "value": v}
     if cmd.intent == "turn":
         c = value.get("color") or value.get("value")
         return {"command": "turn", "color": c} if isinstance(c, str) else None
@@ -241,6 +245,7 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
     if preface:
         loop.say(preface)
     events = loop.feed(line, origin="voice")
+    loop.voice_changed_game(cmd.intent)
     if "pop" in line:
         loop.spoken_pop = (int(line["pop"]), cmd.t)
     outcome = " ".join(str(e.get("text", "")) for e in events).strip()

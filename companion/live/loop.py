@@ -14,6 +14,13 @@ headless referee (issue 2), and adds what a real table needs:
   seen again is not announced again (no nagging);
 * a pop settled while the previous move is still under way is held and
   delivered when the referee is ready for it;
+* a pop the camera saw but could not read (``PopUnread``) keeps the loop in
+  step: its value is taken from the players' word, or from the move that
+  follows when exactly one value explains it, or (no peg moved before the
+  next pop) from the only value that gives no move; when several values
+  remain, the turn passes with ``skip`` if the value cannot matter, and
+  otherwise the loop asks once. While it does not know, it never calls a
+  move illegal that a value could explain;
 * a move changed after it was accepted (the player let go, then changed their
   mind) is taken back and the final position counts, as long as nobody has
   popped since;
@@ -40,6 +47,7 @@ from companion.live.observations import (
     DieCocked,
     Observation,
     PopSettled,
+    PopUnread,
     Spoken,
     Tick,
 )
@@ -47,7 +55,7 @@ from companion.live.ports import Recorder, RecordItem, Speaker
 from companion.live.referee_view import LiveReferee, RefereeView
 from companion.referee.board_diff import read_board
 from companion.referee.inputs import InputError, parse_board
-from companion.rules import Move, Phase, State
+from companion.rules import Move, Phase, State, legal_moves, lose_move
 from companion.rules import pop as rules_pop
 
 #: Referee events spoken ahead of routine ones.
@@ -78,6 +86,18 @@ class Announcement:
     text: str
     urgent: bool = False
     event: dict[str, Any] | None = None
+
+
+@dataclass
+class _Unread:
+    """A pop the camera saw settle but could not read, not yet resolved."""
+
+    player: str
+    t: float
+    #: The question has been asked aloud (asked once, never repeated).
+    asked: bool = False
+    #: A move was seen that several values explain (waiting for the number).
+    moved: bool = False
 
 
 @dataclass
@@ -132,7 +152,8 @@ class Loop:
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
         self.spoken_pop: tuple[int, float] | None = None  # a pop given by voice, not yet seen
         self.check_said: boards.Board | None = None  # a mismatch already described
-        self.held_pops: list[PopSettled] = []
+        self.held_pops: list[PopSettled | PopUnread] = []
+        self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
         self.before_move: State | None = None  # the referee before the last move
         self.cocked_said = False
         self.camera_lost = False
@@ -175,6 +196,7 @@ class Loop:
         self.first = first
         self.opening_pegs = dict(pegs) if pegs else None
         self.referee = RefereeView(self._factory())
+        self.unread = None
         self.stage = "opening"
         self._say("Put every peg in its Home. I am looking for the board.")
         self._flush()
@@ -249,7 +271,7 @@ class Loop:
             pass
         elif isinstance(obs, BoardStable):
             self._on_board(obs)
-        elif isinstance(obs, PopSettled):
+        elif isinstance(obs, (PopSettled, PopUnread)):
             self._on_pop(obs)
         elif isinstance(obs, DieCocked):
             if not self.cocked_said and self.stage in ("game", "check"):
@@ -416,6 +438,8 @@ class Loop:
             self._feed({"command": "undo"}, origin="loop")
             self._feed_board(whole, miss)
             return
+        if self.unread is not None and self._move_after_unread(whole):
+            return
         if self.referee.phase == "pop" and self._pops_explaining(whole):
             # A move made while the camera saw no pop: the pop was missed (a
             # hand hid the die, a glare) or not made. Ask for the number
@@ -441,6 +465,102 @@ class Loop:
         except InputError:
             return []
         return [v for v in range(1, 7) if isinstance(read_board(rules_pop(state, v), seen), Move)]
+
+    def _move_after_unread(self, whole: boards.Board) -> bool:
+        """A board changed while a pop the camera could not read is unresolved.
+
+        Exactly one pop value makes it a legal move of the player who popped:
+        that was the pop (said aloud, then the move is played). Several: ask
+        for the number, once, and wait. None: the move is judged as any other
+        (an illegal move stays illegal). Returns whether the board was dealt with.
+        """
+        unread = self.unread
+        assert unread is not None
+        if self.referee.phase == "first":
+            # Who-goes-first is not settled while a pop in it is unknown: the
+            # loop is behind, so a move now is not called illegal.
+            self._ask_unread()
+            return True
+        values = self._pops_explaining(whole)
+        if not values:
+            # Nothing explains it; but after a move that several values fit
+            # (and that is still unjudged) the board may hold later moves too.
+            return unread.moved
+        name = unread.player.capitalize()
+        if len(values) == 1:
+            value = values[0]
+            self.unread = None
+            self.unseen_pop_board = None
+            self._say(f"That move means {name} popped a {value}.")
+            self._feed({"pop": value}, origin="loop", quiet=("pop",))
+            if self.referee.phase == "move":
+                self._evaluate(whole)
+            return True
+        unread.moved = True
+        self.unseen_pop_board = whole
+        if not unread.asked:
+            unread.asked = True
+            fits = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
+            self._say(f"That move fits a {fits}. {name}, say the number you popped.")
+        return True
+
+    def _ask_unread(self) -> None:
+        """Ask for the unread pop's number, once per unread pop."""
+        unread = self.unread
+        if unread is not None and not unread.asked:
+            unread.asked = True
+            name = unread.player.capitalize()
+            self._say(f"{name}, say the number you popped.")
+
+    def _begin_unread(self, pop: PopUnread) -> None:
+        """The referee is ready for a pop the camera could not read."""
+        self.before_move = None
+        player = self.referee.player or ""
+        self.unread = _Unread(player, pop.t)
+        name = player.capitalize()
+        if self.referee.phase == "first":
+            # Who goes first cannot be decided without every value: ask now.
+            self.unread.asked = True
+            self._say(f"I could not read {name}'s pop. {name}, say the number you popped.")
+        else:
+            # The move that follows usually tells the value; ask only if not.
+            self._say(f"I could not read {name}'s pop.")
+
+    def _unread_without_move(self) -> bool:
+        """Another pop came after an unread one, and no peg moved in between.
+
+        So the unread pop was a value no peg could use (a player with a
+        usable pop moves before the next pop). If one value is left, that was
+        the pop; if every such value passes the turn to the same next player,
+        the turn passes (``skip``: the value cannot matter). Otherwise (the
+        player may still be moving, or a 6 would give an extra pop) the new
+        pop is held and the number is asked for, once. Returns whether the
+        unread pop was settled.
+        """
+        unread = self.unread
+        state = self.referee.state
+        assert unread is not None
+        if unread.moved or state is None or state.phase is not Phase.POP:
+            self._ask_unread()
+            return False
+        lost = [v for v in range(1, 7) if not legal_moves(rules_pop(state, v))]
+        if not lost:
+            self._ask_unread()
+            return False
+        name = unread.player.capitalize()
+        if len(lost) == 1:
+            self.unread = None
+            self._say(f"No peg moved, so {name}'s pop must have been a {lost[0]}.")
+            self._feed({"pop": lost[0]}, origin="loop", quiet=("pop",))
+            return True
+        following = {lose_move(rules_pop(state, v)).player for v in lost}
+        if len(following) == 1 and following != {state.player}:
+            self.unread = None
+            self._say(f"No peg moved after {name}'s pop.")
+            self._feed({"command": "skip"}, origin="loop", quiet=("skip",))
+            return True
+        self._ask_unread()
+        return False
 
     def _after_pop(self) -> None:
         """A pop has been fed: a move already on the board for it is judged now."""
@@ -506,15 +626,16 @@ class Loop:
 
     # -- pops ----------------------------------------------------------------
 
-    def _on_pop(self, obs: PopSettled) -> None:
+    def _on_pop(self, obs: PopSettled | PopUnread) -> None:
         self.cocked_said = False
-        self.last_pop_seen = obs.value
+        self.last_pop_seen = obs.value if isinstance(obs, PopSettled) else None
         if self.stage == "over":
             return
         if self.spoken_pop is not None:
             value, t = self.spoken_pop
             self.spoken_pop = None
-            if value == obs.value and obs.t - t <= self.settings.spoken_pop_s:
+            same = isinstance(obs, PopUnread) or value == obs.value
+            if same and obs.t - t <= self.settings.spoken_pop_s:
                 return  # the camera catching up with a pop the players already said
         self.held_pops.append(obs)
         self._release_pops()
@@ -528,8 +649,16 @@ class Loop:
 
     def _release_pops(self) -> None:
         while self.held_pops and self._ready_for_pop():
+            if self.unread is not None:
+                # A pop after an unread one with no move between.
+                if not self._unread_without_move():
+                    break
+                continue
             pop = self.held_pops.pop(0)
             self.before_move = None
+            if isinstance(pop, PopUnread):
+                self._begin_unread(pop)
+                continue
             self._feed({"pop": pop.value}, origin="camera")
             self._after_pop()
         if self.held_pops:
@@ -541,15 +670,17 @@ class Loop:
 
     # -- feeding the referee ---------------------------------------------------
 
-    def _feed(self, line: dict[str, Any], origin: str) -> list[dict[str, Any]]:
-        """Feed one input to the referee, record it, then announce its events."""
+    def _feed(self, line: dict[str, Any], origin: str, quiet: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+        """Feed one input to the referee, record it, then announce its events
+        (except the sentences of the event kinds in *quiet*, which the loop
+        has already put in its own words)."""
         events = self.referee.feed(line)
         self._unrecorded.append(RecordItem(line, events, self.t, origin))
         for event in events:
             self.events.append((self.t, event))
             self._track_places(event)
             text = event.get("text")
-            if isinstance(text, str) and text:
+            if isinstance(text, str) and text and event.get("event") not in quiet:
                 self._say(text, urgent=event.get("event") in URGENT_EVENTS, event=event)
         if self.referee.over and self.stage != "over":
             self.stage = "over"
@@ -588,12 +719,37 @@ class Loop:
         return self._feed(line, origin)
 
     def reevaluate(self) -> None:
-        """Look again at the last stable board after the game changed by voice."""
+        """Look again at the last stable board after the game changed by voice.
+
+        A move made with a pop the camera missed, and waiting for its number,
+        is judged first: later boards may already hold the next player's move.
+        """
         self.illegal_board = None
+        pending = self.unseen_pop_board
         self.unseen_pop_board = None
-        if self.last_board is not None and self.stage in ("game", "check"):
-            self._evaluate(self.last_board)
+        if self.stage in ("game", "check"):
+            if (
+                pending is not None
+                and self.last_board is not None
+                and self.referee.phase == "move"
+                and not boards.same(pending, self.last_board, list(pending))
+            ):
+                self._evaluate(pending)
+            if self.last_board is not None:
+                self._evaluate(self.last_board)
         self._release_pops()
+
+    def voice_changed_game(self, intent: str) -> None:
+        """The players changed the game by voice: an unread pop is theirs to settle.
+
+        A spoken pop is its value; a turn given or skipped also drops the pops
+        held behind the unread one (they belonged to the turns now passed).
+        """
+        if self.unread is None:
+            return
+        self.unread = None
+        if intent in ("turn", "skip"):
+            self.held_pops.clear()
 
     # -- reminders -------------------------------------------------------------
 

@@ -29,6 +29,17 @@ class PopSettled:
 
 
 @dataclass(frozen=True)
+class PopUnread:
+    """The die was popped and has settled, but the camera could not read it.
+
+    The referee must learn the value another way (the move that follows, or
+    the players' word) rather than miss the pop and fall out of step.
+    """
+
+    t: float
+
+
+@dataclass(frozen=True)
 class DieCocked:
     """The die is leaning, not flat: the player must tap the Pop-O-Matic."""
 
@@ -82,7 +93,7 @@ class Tick:
 
 
 Observation = (
-    BoardStable | PopSettled | DieCocked | BoardLost | BoardFound | CameraLost | CameraBack | Spoken | Tick
+    BoardStable | PopSettled | PopUnread | DieCocked | BoardLost | BoardFound | CameraLost | CameraBack | Spoken | Tick
 )
 
 
@@ -98,6 +109,7 @@ def to_json(obs: Observation) -> dict[str, Any]:
 
 
 _KINDS: dict[str, type] = {
+    "pop-unread": PopUnread,
     "cocked": DieCocked,
     "board-lost": BoardLost,
     "board-found": BoardFound,

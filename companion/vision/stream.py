@@ -15,6 +15,14 @@ that spoke on every frame would nag and misjudge. So:
   That last test is what makes a hand passing over the dome no pop, while
   popping the same number twice in a row is two pops (a popped die never
   lands exactly as it lay). It is reported once per still period.
+* A **pop unread** is reported when the die was disturbed, then lay still
+  (and lies differently from the last settle) for ``unread_s`` seconds with
+  no hand over the board (a hand resting on the dome hides the die as well)
+  while the die reader never agreed on a value (every read ``hidden``: glare, a dim
+  die, a steep camera). The referee then knows a pop happened whose value it
+  must learn another way (the move, or the players' word) instead of falling
+  out of step with the turns. It takes the place of the pop, once per still
+  period; a value read later in the same still period is not reported.
 * A **camera nudge** or a **light change** is no pop: a new pose starts a
   new still period and is never motion, and a settle with no disturbance
   takes the dome as the reference again. A disturbance before that compares
@@ -58,6 +66,13 @@ class PopSettled:
 
 
 @dataclass(frozen=True)
+class PopUnread:
+    """The die was popped and now lies still, but its value could not be read."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class DieCocked:
     """The die leans against the dome: the players must tap it, not pop again."""
 
@@ -75,7 +90,7 @@ class BoardFound:
     t: float
 
 
-VisionEvent = PositionStable | PopSettled | DieCocked | BoardLost | BoardFound
+VisionEvent = PositionStable | PopSettled | PopUnread | DieCocked | BoardLost | BoardFound
 
 
 def signature_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -92,6 +107,7 @@ class VisionStream:
         *,
         position_stable_s: float = 0.4,
         settle_s: float = 0.25,
+        unread_s: float = 0.5,
         lost_after_s: float = 0.5,
         motion_threshold: float = 0.1,
         moved_threshold: float = 0.06,
@@ -106,10 +122,16 @@ class VisionStream:
         when the camera moved in between. (Measured on rendered frames:
         sensor noise alone gives up to 0.073 between single frames, and about
         a third of that between averages; a die that moved at least 0.11; a
-        camera nudge alone 0.078 between averages.)"""
+        camera nudge alone 0.078 between averages.) ``unread_s`` (at least
+        ``settle_s``) is how long a disturbed die may lie still, with no hand
+        over the board, without a value read before it is reported as
+        :class:`PopUnread`."""
+        if unread_s < settle_s:
+            raise ValueError(f"unread_s ({unread_s}) must be at least settle_s ({settle_s})")
         self.reader = reader
         self.position_stable_s = position_stable_s
         self.settle_s = settle_s
+        self.unread_s = unread_s
         self.lost_after_s = lost_after_s
         self.motion_threshold = motion_threshold
         self.moved_threshold = moved_threshold
@@ -200,7 +222,7 @@ class VisionStream:
             # are not comparable with those before it).
             self._still = _Still(t, homography)
         still = self._still
-        still.add(die, sig)
+        still.add(die, sig, t, reading.hand)
         if still.done or t - still.since < self.settle_s:
             return
         if still.cocked_read():
@@ -211,7 +233,14 @@ class VisionStream:
             return
         verdict = still.value_read()
         if verdict is None:
-            return  # no value read often enough yet (a hand resting on the dome, glare)
+            # No value read often enough yet (glare, a dim die). Long enough,
+            # and after a disturbance that left the die lying differently,
+            # that is a pop whose value the referee must learn another way.
+            # The clock runs only while no hand is over the board: a hand
+            # resting on the dome hides the die too, and lifting it shows it.
+            if still.clear_since is not None and t - still.clear_since >= self.unread_s:
+                self._unread(still, t, events)
+            return
         # Settled, still and read for long enough: once per still period.
         still.done = True
         value, confidence = verdict
@@ -227,7 +256,19 @@ class VisionStream:
         self._disturbed = False
         self._cocked_reported = False
 
-    def _moved(self, rest: np.ndarray, value: int, homography: np.ndarray | None) -> bool:
+    def _unread(self, still: _Still, t: float, events: list[VisionEvent]) -> None:
+        """Close a still period in which no value could be read."""
+        still.done = True
+        rest = still.mean()
+        if self._disturbed and (self._rest is None or self._moved(rest, None, still.homography)):
+            events.append(PopUnread(t))
+        # The unread rest is the new reference (value unknown): the next pop
+        # must lie differently from *this*, not from the last read one.
+        self._rest = _Rest(rest, None, still.homography)
+        self._disturbed = False
+        self._cocked_reported = False
+
+    def _moved(self, rest: np.ndarray, value: int | None, homography: np.ndarray | None) -> bool:
         """Whether the die now lies differently from the last reference rest."""
         assert self._rest is not None
         distance = signature_distance(rest, self._rest.signature)
@@ -235,7 +276,9 @@ class VisionStream:
             return distance > self.moved_threshold
         # The camera moved since the reference: the thumbnails differ by the
         # re-located pose alone (measured: 0.078 for a nudge), so ask for more.
-        return value != self._rest.value or distance > self.moved_across_poses_threshold
+        if value is not None and self._rest.value is not None and value != self._rest.value:
+            return True
+        return distance > self.moved_across_poses_threshold
 
 
 def _same_pose(a: np.ndarray | None, b: np.ndarray | None) -> bool:
@@ -249,7 +292,7 @@ class _Rest:
     """How the die lay at the last settle: averaged thumbnail, value, pose."""
 
     signature: np.ndarray
-    value: int
+    value: int | None  # None: the die could not be read at that settle
     homography: np.ndarray | None
 
 
@@ -264,8 +307,14 @@ class _Still:
         self.count = 0
         self.cocked = 0
         self.values: dict[int, list[float]] = {}
+        #: Since when no hand has been seen over the board (None: one is now).
+        self.clear_since: float | None = None
 
-    def add(self, die: DieReading, sig: np.ndarray) -> None:
+    def add(self, die: DieReading, sig: np.ndarray, t: float, hand: bool) -> None:
+        if hand:
+            self.clear_since = None
+        elif self.clear_since is None:
+            self.clear_since = t
         sig32 = sig.astype(np.float32)
         self.sum = sig32 if self.sum is None else self.sum + sig32
         self.count += 1

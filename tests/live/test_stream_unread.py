@@ -1,0 +1,95 @@
+"""The time layer's ``PopUnread``: a pop seen settling whose value could not be read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pytest
+
+from companion.live.adapters import from_vision
+from companion.live.observations import PopUnread as UnreadObservation
+from companion.vision.dice.reading import DieReading
+from companion.vision.readings import FrameReading, HoleReading
+from companion.vision.stream import PopSettled, PopUnread, VisionEvent, VisionStream
+
+FPS = 10.0
+START = {"red": ("home",) * 4, "blue": ("home",) * 4}
+HIDDEN = DieReading("hidden", None, 0.9)
+FOUR = DieReading("settled", 4, 0.95)
+
+
+def _signature(lie: int) -> np.ndarray:
+    """A dome thumbnail: the die lying one particular way (or a hand over it)."""
+    return np.random.default_rng(lie).normal(0, 1, (16, 16)).astype(np.float32)
+
+
+def frame(die: DieReading, lie: int, hand: bool = False) -> FrameReading:
+    holes = (HoleReading("track:5", "unknown" if hand else "empty", 1.0),)
+    return FrameReading(found=True, holes=holes, pegs=START, hand=hand, die=die, dome_signature=_signature(lie))
+
+
+def run(stream: VisionStream, script: Iterable[tuple[FrameReading, float]]) -> list[tuple[float, VisionEvent]]:
+    """Feed each reading for its duration (seconds) at 10 fps; return (t, event) pairs."""
+    out: list[tuple[float, VisionEvent]] = []
+    t = 0.0
+    for reading, seconds in script:
+        for _ in range(int(round(seconds * FPS))):
+            out += [(t, e) for e in stream.push_reading(reading, t)]
+            t += 1 / FPS
+    return out
+
+
+def die_events(events: list[tuple[float, VisionEvent]]) -> list[str]:
+    return [type(e).__name__ for _, e in events if isinstance(e, (PopSettled, PopUnread))]
+
+
+def test_a_popped_die_that_cannot_be_read_is_reported_once_as_unread() -> None:
+    stream = VisionStream(settle_s=0.25, unread_s=0.5)
+    events = run(stream, [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2), (frame(HIDDEN, 2), 3.0)])
+    assert die_events(events) == ["PopUnread"]
+    (t, _), = [(t, e) for t, e in events if isinstance(e, PopUnread)]
+    assert 1.2 + 0.5 - 1e-6 <= t <= 1.2 + 0.5 + 1 / FPS + 1e-6  # still from 1.2 s, reported 0.5 s later
+    assert isinstance(from_vision(PopUnread(t)), UnreadObservation)
+
+
+def test_a_die_read_within_the_unread_time_is_a_plain_pop() -> None:
+    stream = VisionStream(settle_s=0.25, unread_s=0.5)
+    events = run(stream, [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2), (frame(HIDDEN, 2), 0.3),
+                          (frame(DieReading("settled", 3, 0.9), 2), 1.0)])
+    assert die_events(events) == ["PopSettled"]
+
+
+def test_two_unread_pops_in_a_row_are_two() -> None:
+    stream = VisionStream()
+    events = run(stream, [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2), (frame(HIDDEN, 2), 2.0),
+                          (frame(HIDDEN, 8), 0.2), (frame(HIDDEN, 3), 2.0)])
+    assert die_events(events) == ["PopUnread", "PopUnread"]
+
+
+def test_a_hand_passing_over_the_dome_is_not_an_unread_pop() -> None:
+    stream = VisionStream()
+    events = run(stream, [(frame(HIDDEN, 1), 2.0), (frame(HIDDEN, 9), 0.2), (frame(HIDDEN, 1), 2.0)])
+    assert die_events(events) == []
+
+
+def test_a_hand_resting_on_the_dome_is_not_an_unread_pop_and_the_die_is_read_after() -> None:
+    # The hand pops and stays on the dome (over the board): the die is hidden
+    # by the hand, not unreadable. When the hand leaves, the die is read.
+    stream = VisionStream()
+    events = run(stream, [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9, hand=True), 0.2),
+                          (frame(HIDDEN, 7, hand=True), 2.0), (frame(DieReading("settled", 5, 0.9), 2), 1.0)])
+    assert die_events(events) == ["PopSettled"]
+
+
+def test_the_next_pop_after_an_unread_one_compares_with_the_unread_rest() -> None:
+    stream = VisionStream()
+    events = run(stream, [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2), (frame(HIDDEN, 2), 2.0),
+                          (frame(HIDDEN, 9), 0.2), (frame(HIDDEN, 2), 2.0),  # a hand passes: no pop
+                          (frame(HIDDEN, 9), 0.2), (frame(DieReading("settled", 6, 0.9), 3), 1.0)])
+    assert die_events(events) == ["PopUnread", "PopSettled"]
+
+
+def test_unread_time_shorter_than_the_settle_time_is_refused() -> None:
+    with pytest.raises(ValueError, match="unread_s"):
+        VisionStream(settle_s=0.5, unread_s=0.3)
