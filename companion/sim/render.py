@@ -371,34 +371,74 @@ def _table(layout: Layout, style: int, cam: Camera, z: float) -> Image:
         to_mm = np.array([[1 / s, 0, tex.origin[0]], [0, 1 / s, tex.origin[1]], [0, 0, 1]])
         return np.asarray(half @ cam.homography(z) @ to_mm, np.float64)
 
-    far = table_far(layout, style)
-    small = cv2.warpPerspective(far.image, to_small(far), size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     near = table_near(layout, style)
-    _warp_onto(small, near.image, to_small(near))
+    near_m = to_small(near)
+    if _covers(near.image.shape, near_m, size):
+        # The near texture fills the whole view (the usual case): the far one would be painted over.
+        small = cv2.warpPerspective(near.image, near_m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        far = table_far(layout, style)
+        small = cv2.warpPerspective(far.image, to_small(far), size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        _warp_onto(small, near.image, near_m)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _covers(src_shape: tuple[int, ...], m: FloatArray, size: tuple[int, int]) -> bool:
+    """Whether warping a *src_shape* image by *m* fills every pixel of a
+    *size* image from inside the source (both bilinear taps in it).
+
+    The back-projected frame corners must lie in front of the camera and
+    inside the source with a pixel to spare; the frame is convex and so is
+    its back-projection, so then every pixel between them is inside too."""
+    w, h = size
+    corners = np.array([[0, 0, 1], [w - 1, 0, 1], [w - 1, h - 1, 1], [0, h - 1, 1]], np.float64) @ np.linalg.inv(m).T
+    if np.any(corners[:, 2] <= 1e-12):
+        return False
+    xy = corners[:, :2] / corners[:, 2:]
+    sh, sw = src_shape[:2]
+    return bool(np.all(xy >= 1.0) and np.all(xy[:, 0] <= sw - 2) and np.all(xy[:, 1] <= sh - 2))
+
+
 def _draw_markers(img: Image, layout: Layout, cam: Camera) -> None:
-    """The printed markers on their paper squares, as polygons (sharp at any size)."""
+    """The printed markers on their paper squares, as polygons (sharp at any size).
+
+    The quads depend only on the layout, so they are built once (cached) and
+    projected in one call per frame."""
     z = layout.marker_z_mm
+    papers, cells = _marker_quads(layout)
+    n_paper = len(papers) // 4
+    px = shapes.to_fixed(cam.project_ideal(np.column_stack([np.concatenate([papers, cells]), np.full(len(papers) + len(cells), z)]))).reshape(-1, 4, 2)
+    start = 0
+    for k, count in enumerate(_marker_cell_counts(layout)):
+        cv2.fillConvexPoly(img, px[k], (236, 238, 240), cv2.LINE_AA, shapes.SHIFT)
+        for quad in px[n_paper + start : n_paper + start + count]:
+            cv2.fillConvexPoly(img, quad, (20, 20, 20), cv2.LINE_AA, shapes.SHIFT)
+        start += count
+
+
+@lru_cache(maxsize=8)
+def _marker_quads(layout: Layout) -> tuple[FloatArray, FloatArray]:
+    """Board mm corners of every marker's paper square (4 per marker), and of
+    every black cell (4 per cell, marker after marker)."""
+    papers, quads = [], []
+    grow = 0.03
     for marker in layout.markers:
         c = np.asarray(marker.corners, np.float64)
         side = float(np.linalg.norm(c[1] - c[0]))
         centre = c.mean(axis=0)
-        paper = centre + (c - centre) * (1 + 2 * PAPER_MARGIN_MM / max(side, 1e-6))
-        cv2.fillConvexPoly(img, shapes.to_fixed(cam.project_ideal(np.column_stack([paper, np.full(4, z)]))), (236, 238, 240), cv2.LINE_AA, shapes.SHIFT)
+        papers.append(centre + (c - centre) * (1 + 2 * PAPER_MARGIN_MM / max(side, 1e-6)))
         cells = marker_cells(layout.marker_dictionary, marker.id)
         n = cells.shape[0]
         u, v = (c[1] - c[0]) / n, (c[3] - c[0]) / n
-        quads = []
-        grow = 0.03
         for i, j in zip(*np.nonzero(cells), strict=True):
             p0 = c[0] + u * (j - grow) + v * (i - grow)
             quads.append([p0, p0 + u * (1 + 2 * grow), p0 + (u + v) * (1 + 2 * grow), p0 + v * (1 + 2 * grow)])
-        pts = np.asarray(quads, np.float64).reshape(-1, 2)
-        px = shapes.to_fixed(cam.project_ideal(np.column_stack([pts, np.full(len(pts), z)]))).reshape(-1, 4, 2)
-        for quad in px:
-            cv2.fillConvexPoly(img, quad, (20, 20, 20), cv2.LINE_AA, shapes.SHIFT)
+    return np.asarray(papers, np.float64).reshape(-1, 2), np.asarray(quads, np.float64).reshape(-1, 2)
+
+
+@lru_cache(maxsize=8)
+def _marker_cell_counts(layout: Layout) -> tuple[int, ...]:
+    return tuple(int(marker_cells(layout.marker_dictionary, m.id).sum()) for m in layout.markers)
 
 
 def _board_sheen(cam: Camera, layout: Layout, light: FloatArray, strength: float) -> tuple[float, float, float, float] | None:
@@ -463,13 +503,15 @@ def _line_kernel(length: int, angle_deg: float) -> NDArray[np.float32]:
 
 def _lens(cam: Camera, img: Image, hand_mask: Image | None) -> tuple[Image, Image | None]:
     """Bend the pinhole image (and the hand mask) the way the lens does."""
-    maps = cam.distortion_maps()
-    if maps is None:
+    fixed = cam.fixed_distortion_maps()
+    if fixed is None:
         return img, hand_mask
-    m1, m2 = maps
-    img = cv2.remap(img, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    if hand_mask is not None:
-        hand_mask = cv2.remap(hand_mask, m1, m2, cv2.INTER_NEAREST)
+    img = cv2.remap(img, fixed[0], fixed[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    maps = cam.distortion_maps()
+    if hand_mask is not None and maps is not None:
+        # Nearest neighbour from the exact float maps: the fixed-point map's
+        # integer part is rounded down, which would shift the mask half a pixel.
+        hand_mask = cv2.remap(hand_mask, maps[0], maps[1], cv2.INTER_NEAREST)
     return img, hand_mask
 
 
