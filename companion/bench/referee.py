@@ -64,7 +64,12 @@ def _truth_game(seed: int, players: list[str], messy: float) -> tuple[Any, Any, 
     feed_observations(loop, game.observations)
     spent = time.process_time() - started
     verdict = judge(
-        game.truth, loop.events, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at
+        game.truth,
+        loop.events,
+        illegal_at=game.illegal_at,
+        pop_at=game.pop_at,
+        move_at=game.move_at,
+        worked_out=loop.worked_out,
     )
     return verdict, game, spent, len(game.observations)
 

@@ -23,7 +23,7 @@ def run_video(args: argparse.Namespace) -> int:
 
         raise UserError(f"--size must be WxH, like 640x480, not {args.size!r}")
     turns = args.turns or None
-    right = false_illegal = missed = 0
+    right = false_illegal = missed = worked_out = passed = 0
     delays: list[float] = []
     frames = 0
     vision_s = render_s = 0.0
@@ -37,6 +37,8 @@ def run_video(args: argparse.Namespace) -> int:
         false_illegal += verdict.false_illegal
         missed += verdict.missed_illegal
         delays.extend(verdict.delays)
+        worked_out += verdict.pops_worked_out
+        passed += verdict.unread_passed
         frames += stats.frames
         vision_s += stats.seconds
         render_s += rendered
@@ -54,10 +56,14 @@ def run_video(args: argparse.Namespace) -> int:
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed}")
+    print(
+        f"pops the camera could not read: {worked_out} taken from the move after them, "
+        f"{passed} passed with no peg moved (value unknown: that game counts as wrong)"
+    )
     if delays:
         print(
             f"delay settled -> announced: mean {statistics.fmean(delays):.3f} s, max {max(delays):.3f} s "
-            f"(video time; {len(delays)} pops and moves)"
+            f"(video time; {len(delays)} pops read by the camera and moves, matched to the truth)"
         )
     print(f"vision + loop: {frames / vision_s if vision_s else 0:.1f} frames/s on one core, CPU time ({frames} frames)")
     print(f"(rendering took {render_s:.0f} CPU s and is not counted)")

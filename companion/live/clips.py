@@ -93,13 +93,15 @@ def referee_frames(
 
 
 def judge_clip(loop: Loop, truth: ClipTruth) -> Verdict:
-    return judge(
+    verdict = judge(
         truth.events,
         loop.events,
         illegal_at=truth.illegal_at,
         pop_at=truth.pop_at,
         move_at=truth.move_at,
+        worked_out=loop.worked_out,
     )
+    return replace(verdict, unread_passed=loop.unread_passed)
 
 
 def render_game(

@@ -31,6 +31,10 @@ class Verdict:
     delays: list[float] = field(default_factory=list)
     #: The first difference, for a person to read.
     first_difference: str | None = None
+    #: Pops the camera could not read that the loop took from the move (or
+    #: the only value that gives no move), and those it passed with ``skip``.
+    pops_worked_out: int = 0
+    unread_passed: int = 0
 
 
 def judge(
@@ -41,8 +45,14 @@ def judge(
     pop_at: Sequence[float] = (),
     move_at: Sequence[float] = (),
     illegal_window_s: float = 2.0,
+    worked_out: Sequence[int] = (),
 ) -> Verdict:
-    """Compare *emitted* ``(t, event)`` pairs with the *truth* events."""
+    """Compare *emitted* ``(t, event)`` pairs with the *truth* events.
+
+    *worked_out* holds the indices (in *emitted*) of pops the loop could not
+    read and took from the move after them or from the players' word: their
+    delay is the move's, not the camera's, so they are left out of the delays.
+    """
     want = [event_key(e) for e in truth if e.get("event") != "illegal"]
     got = [event_key(e) for _, e in emitted if e.get("event") != "illegal"]
     difference = None
@@ -61,19 +71,51 @@ def judge(
             false_illegal += 1
         else:
             unmatched.remove(match)
-    delays: list[float] = []
-    # Delays pair the k-th announced pop (move) with the k-th settled one, so
-    # they mean something only when the events match one for one.
-    for kind, times in (("pop", pop_at), ("move", move_at)) if difference is None else ():
-        announced = [t for t, e in emitted if e.get("event") == kind]
-        delays.extend(a - s for a, s in zip(announced, times, strict=False))
+    delays = _delays(truth, emitted, pop_at, move_at, set(worked_out))
     return Verdict(
         right=difference is None and false_illegal == 0 and not unmatched,
         false_illegal=false_illegal,
         missed_illegal=len(unmatched),
         delays=delays,
         first_difference=difference,
+        pops_worked_out=len(worked_out),
     )
+
+
+def _delays(
+    truth: Sequence[dict[str, Any]],
+    emitted: Sequence[tuple[float, dict[str, Any]]],
+    pop_at: Sequence[float],
+    move_at: Sequence[float],
+    worked_out: set[int],
+) -> list[float]:
+    """Seconds from each settled pop / final stable move to its announcement.
+
+    Truth and emitted events are aligned on their meaningful fields (longest
+    matching runs), so a game with one wrong event still measures the delays
+    of all the others; the k-th truth pop (move) happened at ``pop_at[k]``
+    (``move_at[k]``).
+    """
+    from difflib import SequenceMatcher
+
+    at: dict[int, float] = {}
+    counts = {"pop": 0, "move": 0}
+    for i, event in enumerate(truth):
+        kind = event.get("event")
+        if kind in counts:
+            times = pop_at if kind == "pop" else move_at
+            if counts[kind] < len(times):
+                at[i] = times[counts[kind]]
+            counts[kind] += 1
+    want = [event_key(e) for e in truth]
+    got = [event_key(e) for _, e in emitted]
+    delays: list[float] = []
+    for block in SequenceMatcher(None, want, got, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            i, j = block.a + k, block.b + k
+            if i in at and j not in worked_out:
+                delays.append(emitted[j][0] - at[i])
+    return delays
 
 
 def _short(item: object) -> str:

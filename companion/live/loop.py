@@ -154,6 +154,11 @@ class Loop:
         self.check_said: boards.Board | None = None  # a mismatch already described
         self.held_pops: list[PopSettled | PopUnread] = []
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
+        #: Indices in :attr:`events` of pops the loop worked out itself (the
+        #: camera could not read them): announced with the move, not the settle.
+        self.worked_out: list[int] = []
+        #: Unread pops settled by passing the turn (no peg moved; value unknown).
+        self.unread_passed = 0
         self.before_move: State | None = None  # the referee before the last move
         self.cocked_said = False
         self.camera_lost = False
@@ -557,6 +562,7 @@ class Loop:
         if len(following) == 1 and following != {state.player}:
             self.unread = None
             self._say(f"No peg moved after {name}'s pop.")
+            self.unread_passed += 1
             self._feed({"command": "skip"}, origin="loop", quiet=("skip",))
             return True
         self._ask_unread()
@@ -677,6 +683,8 @@ class Loop:
         events = self.referee.feed(line)
         self._unrecorded.append(RecordItem(line, events, self.t, origin))
         for event in events:
+            if origin == "loop" and event.get("event") == "pop":
+                self.worked_out.append(len(self.events))
             self.events.append((self.t, event))
             self._track_places(event)
             text = event.get("text")
