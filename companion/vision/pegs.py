@@ -224,7 +224,8 @@ def _inside(points: np.ndarray, a: np.ndarray, b: np.ndarray, radius: np.ndarray
 
 
 def classify(
-    ev: HoleEvidence, sil: Silhouettes, model: ColourModel, hole_owner: tuple[str | None, ...]
+    ev: HoleEvidence, sil: Silhouettes, model: ColourModel, hole_owner: tuple[str | None, ...],
+    why: list[str] | None = None,
 ) -> tuple[list[str], np.ndarray]:
     """States (``"empty"``, a colour or ``"unknown"``) and confidences of the 60 holes.
 
@@ -235,8 +236,11 @@ def classify(
     area of the same colour, is *ambiguous*; the rules' prior (a colour has
     four pegs) then removes ambiguous pegs beyond four, least sure first.
     ``hole_owner`` is each hole's colour (Home and Finish) or None (track).
+    ``why``, when given, receives one short reason per hole (the rule that
+    decided it), for overlays and error analysis.
     """
     n = len(ev.recess_share)
+    reason = ["?"] * n
     best = np.argmax(ev.top_cosine, axis=1)
     best_cos = ev.top_cosine[np.arange(n), best]
     looks_peg = (ev.top_saturation >= model.min_saturation) & (best_cos >= model.min_cosine)
@@ -255,27 +259,32 @@ def classify(
         hidden[i] = int(seen.sum()) < MIN_SEEN_PIXELS
         mostly_hidden[i] = float(seen.mean()) < 0.5
         share = float(ev.recess_px[i][seen].mean()) if not hidden[i] else 0.0
-        # A recess seen in part, unless top, body and an unobstructed base all
-        # show one peg colour (then the "recess" pixels are the peg's shaded foot).
-        own_foot = agree[i] and share < 0.5 and (covered is None or not covered.any())
-        recess = share >= model.recess_share and not own_foot
         colour = COLORS[int(best[i])]
+        # A recess seen in part, unless top, body and an unobstructed base all
+        # show one peg colour (then the "recess" pixels are the peg's shaded
+        # foot). Not on a Home or Finish of that colour: there the print around
+        # the hole shows the colour too, and the agreement means nothing (on
+        # development frames this override was wrong 27 times out of 27 there).
+        own_foot = (agree[i] and share < 0.5 and (covered is None or not covered.any())
+                    and hole_owner[i] != colour)
+        recess = share >= model.recess_share and not own_foot
         peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
                          * np.clip(ev.top_saturation[i] / (2 * model.min_saturation), 0, 1))
         if recess:
-            states[i], conf[i] = "empty", float(min(1.0, 0.5 + share))
+            states[i], conf[i], reason[i] = "empty", float(min(1.0, 0.5 + share)), "recess"
         elif looks_peg[i]:
             states[i], conf[i] = colour, max(0.05, peg_conf)
+            reason[i] = "top+foot" if own_foot and share >= model.recess_share else "top"
             pegs_so_far.append(int(i))
         elif hidden[i]:
             # A peg here would show its top; none does, and a nearer peg hides the recess.
-            states[i], conf[i] = "empty", 0.8
+            states[i], conf[i], reason[i] = "empty", 0.8, "hidden-no-top"
         elif (weak := _weak_peg(ev, int(i), model)) is not None:
-            states[i], conf[i] = COLORS[weak], 0.3
+            states[i], conf[i], reason[i] = COLORS[weak], 0.3, "weak"
             pegs_so_far.append(int(i))
             weak_pegs.append(int(i))
         else:
-            states[i], conf[i] = "unknown", 0.0
+            states[i], conf[i], reason[i] = "unknown", 0.0, "no-evidence"
     ambiguous = np.zeros(n, dtype=bool)
     ambiguous[weak_pegs] = True
     for i in pegs_so_far:
@@ -289,7 +298,11 @@ def classify(
     # How much plastic a peg shows: a real peg's cap and body are more
     # saturated than the print or the farther peg's shaded side a phantom shows.
     pegness = ev.top_saturation + ev.body_saturation
+    before = list(states)
     _four_per_colour(states, conf, ambiguous, pegness)
+    if why is not None:
+        why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
+                  for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
     return states, conf
 
 

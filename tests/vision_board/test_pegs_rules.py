@@ -1,0 +1,86 @@
+"""The per-hole classifier's rules on hand-made evidence (no rendering).
+
+Each test builds the evidence of a board where every hole clearly shows an
+empty recess, then changes the few holes a rule is about, so that the rule
+alone decides the outcome.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.layout import COLORS, HOLE_NAMES
+from companion.vision.pegs import ColourModel, HoleEvidence, Silhouettes, classify
+from companion.vision.reader import HOLE_OWNER
+
+N = len(HOLE_NAMES)
+P = 37  # dense base sample pixels
+
+
+def _empty_board() -> dict[str, np.ndarray]:
+    """Evidence of a board with every hole plainly empty."""
+    return {
+        "recess_px": np.ones((N, P), dtype=bool),
+        "top_colour": np.full((N, 3), 0.8, dtype=np.float32),
+        "top_saturation": np.zeros(N), "top_cosine": np.zeros((N, 4)),
+        "body_saturation": np.zeros(N), "body_cosine": np.zeros((N, 4)),
+        "base_saturation": np.zeros(N), "base_cosine": np.zeros((N, 4)),
+    }
+
+
+def _show_peg(ev: dict[str, np.ndarray], hole: str, colour: str, recess_share: float = 0.0) -> None:
+    """Make *hole* show a clear *colour* on top, body and base, with some recess pixels."""
+    i, k = HOLE_NAMES.index(hole), COLORS.index(colour)
+    ev["recess_px"][i] = np.arange(P) < round(recess_share * P)
+    for part in ("top", "body", "base"):
+        ev[f"{part}_saturation"][i] = 0.9
+        ev[f"{part}_cosine"][i] = 0.2
+        ev[f"{part}_cosine"][i, k] = 0.99
+
+
+def _evidence(ev: dict[str, np.ndarray]) -> HoleEvidence:
+    return HoleEvidence(recess_share=ev["recess_px"].mean(axis=1), **ev)
+
+
+def _no_overlap() -> Silhouettes:
+    """A straight-down view: no peg hides another hole."""
+    none = np.zeros((N, N), dtype=bool)
+    return Silhouettes(np.arange(N, dtype=float), none, none.copy(), np.zeros((N, P, N), dtype=bool))
+
+
+def _read(ev: dict[str, np.ndarray]) -> dict[str, str]:
+    states, _ = classify(_evidence(ev), _no_overlap(), ColourModel.default(), HOLE_OWNER)
+    return dict(zip(HOLE_NAMES, states, strict=True))
+
+
+def test_a_peg_whose_shaded_foot_looks_like_recess_is_still_a_peg_on_the_track() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "track:5", "red", recess_share=0.3)
+    assert _read(ev)["track:5"] == "red"
+
+
+def test_an_empty_home_hole_on_its_colours_print_is_not_a_peg() -> None:
+    # The Home print around the hole shows red on top, body and base alike;
+    # the recess seen in the hole decides.
+    ev = _empty_board()
+    _show_peg(ev, "red:home:2", "red", recess_share=0.3)
+    _show_peg(ev, "blue:finish:3", "blue", recess_share=0.3)
+    read = _read(ev)
+    assert read["red:home:2"] == "empty"
+    assert read["blue:finish:3"] == "empty"
+
+
+def test_a_peg_in_its_home_with_no_recess_seen_is_read() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "green:home:1", "green", recess_share=0.0)
+    assert _read(ev)["green:home:1"] == "green"
+
+
+def test_why_names_the_rule_of_every_hole() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "track:9", "yellow")
+    why: list[str] = []
+    classify(_evidence(ev), _no_overlap(), ColourModel.default(), HOLE_OWNER, why=why)
+    assert len(why) == N
+    assert why[HOLE_NAMES.index("track:9")] == "top"
+    assert why[HOLE_NAMES.index("track:10")] == "recess"
