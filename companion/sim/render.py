@@ -244,6 +244,13 @@ def render_physical(
     return img, truth
 
 
+@lru_cache(maxsize=8)
+def _hole_points(layout: Layout) -> tuple[list[str], FloatArray]:
+    """Hole names in layout order and their centres (mm, z = 0)."""
+    names = list(layout.holes)
+    return names, np.array([[*layout.holes[n], 0.0] for n in names])
+
+
 @lru_cache(maxsize=1)
 def _default_layout() -> Layout:
     return load_layout()
@@ -602,26 +609,37 @@ def _truth(
         p = np.asarray(canvas_px, np.float64).reshape(-1, 2) - m
         return cam.distort_pixels(p) if cam.has_distortion else p
 
-    names = list(layout.holes)
-    hole_xyz = np.array([[*layout.holes[n], 0.0] for n in names])
+    names, hole_xyz = _hole_points(layout)
     hole_px = cam.project(hole_xyz)
     holes_px = {n: (float(p[0]), float(p[1])) for n, p in zip(names, hole_px, strict=True)}
     occupancy = {p.hole: p.color for p in placements if p.hole is not None}
     views: list[PegTruth] = []
-    outlines: list[tuple[str | None, NDArray[np.float32]]] = []
-    for p, pose in zip(placements, poses, strict=True):
-        top = pose.rot @ np.array([0.0, 0.0, layout.peg.height_mm]) + np.asarray(pose.base)
-        px = cam.project(np.array([pose.base, top]))
-        outline = to_image(silhouettes[len(views)])
-        outlines.append((p.hole, outline.astype(np.float32).reshape(-1, 1, 2)))
-        views.append(PegTruth(p.color, p.hole, (float(px[0, 0]), float(px[0, 1])), (float(px[1, 0]), float(px[1, 1])), _box(outline, w, h)))
-    # A hole is hidden when another peg's silhouette covers its centre in the image.
+    outlines: list[tuple[str | None, NDArray[np.float32], FloatArray]] = []
+    # One projection for every peg's base and top, one lens pass for every silhouette.
+    n = len(placements)
+    up = np.array([0.0, 0.0, layout.peg.height_mm])
+    ends = np.array([np.asarray(pose.base, np.float64) for pose in poses] + [pose.rot @ up + np.asarray(pose.base) for pose in poses]).reshape(-1, 3)
+    ends_px = cam.project(ends) if n else np.zeros((0, 2))
+    sil = [np.asarray(silhouettes[i], np.float64).reshape(-1, 2) for i in range(n)]
+    sil_img = np.split(to_image(np.concatenate(sil)), np.cumsum([len(v) for v in sil])[:-1]) if n else []
+    for i, p in enumerate(placements):
+        outline = sil_img[i]
+        poly = outline.astype(np.float32)
+        outlines.append((p.hole, poly.reshape(-1, 1, 2), np.concatenate([poly.min(axis=0), poly.max(axis=0)])))
+        base_px, top_px = ends_px[i], ends_px[n + i]
+        views.append(PegTruth(p.color, p.hole, (float(base_px[0]), float(base_px[1])), (float(top_px[0]), float(top_px[1])), _box(outline, w, h)))
+    # A hole is hidden when another peg's silhouette covers its centre in the
+    # image (the polygon test only for holes inside the silhouette's box).
     hidden_by_pegs = tuple(
-        n
-        for n, xy in holes_px.items()
-        if any(own != n and cv2.pointPolygonTest(poly, xy, False) > 0 for own, poly in outlines)
+        nm
+        for nm, xy in holes_px.items()
+        if any(
+            own != nm and bb[0] <= xy[0] <= bb[2] and bb[1] <= xy[1] <= bb[3] and cv2.pointPolygonTest(poly, xy, False) > 0
+            for own, poly, bb in outlines
+        )
     )
-    markers_px = {m.id: cam.project(np.array([[x, y, layout.marker_z_mm] for x, y in m.corners])) for m in layout.markers}
+    marker_px = cam.project(np.array([[x, y, layout.marker_z_mm] for m in layout.markers for x, y in m.corners]))
+    markers_px = {m.id: marker_px[4 * k : 4 * k + 4].copy() for k, m in enumerate(layout.markers)}
     if die_box is not None:
         x0, y0, x1, y1 = die_box
         die_box = _box(to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)), w, h)
@@ -638,6 +656,7 @@ def _truth(
         covered = tuple(
             n for n, (x, y) in holes_px.items() if 0 <= int(x) < w and 0 <= int(y) < h and mask_bool[int(y), int(x)]
         )
+    hidden = set(hidden_by_pegs) | set(covered)
     return Truth(
         camera=cam,
         homography=cam.homography(0.0),
@@ -655,6 +674,6 @@ def _truth(
         hand_present=hand_present,
         hand_box=hand_box,
         covered_holes=covered,
-        hidden_holes=tuple(sorted(set(hidden_by_pegs) | set(covered), key=names.index)),
+        hidden_holes=tuple(nm for nm in names if nm in hidden),
         hand_mask=mask_bool,
     )
