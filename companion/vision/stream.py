@@ -105,7 +105,7 @@ class VisionStream:
         self,
         reader: object | None = None,
         *,
-        position_stable_s: float = 0.4,
+        position_stable_s: float = 0.3,
         settle_s: float = 0.25,
         unread_s: float = 0.5,
         lost_after_s: float = 0.5,
@@ -138,7 +138,9 @@ class VisionStream:
         self.moved_across_poses_threshold = moved_across_poses_threshold
         # board
         self._candidate: Mapping[str, tuple[str, ...]] | None = None
-        self._candidate_since = 0.0
+        self._candidate_held = 0.0  # seconds it was seen whole, before this stretch
+        self._stretch_since: float | None = 0.0  # start of this stretch of whole views
+        self._last_complete = 0.0
         self._reported: Mapping[str, tuple[str, ...]] | None = None
         self._missing_since: float | None = None
         self._lost_reported = False
@@ -148,6 +150,7 @@ class VisionStream:
         self._cocked_reported = False
         self._prev_signature: np.ndarray | None = None
         self._prev_homography: np.ndarray | None = None
+        self._prev_frame: tuple[float, DieReading, np.ndarray, bool] | None = None
         self._still: _Still | None = None
 
     def push(self, frame_bgr: np.ndarray, t_seconds: float) -> list[VisionEvent]:
@@ -180,14 +183,25 @@ class VisionStream:
             self._lost_reported = False
             events.append(BoardFound(t))
         if not reading.complete:
-            self._candidate = None
+            # A hand over the board (reaching for the dome, say) pauses the
+            # clock of the position being confirmed instead of restarting it:
+            # the position counts only if it reads the same when the hand has
+            # gone, and any complete frame that differs restarts it.
+            if self._candidate is not None and self._stretch_since is not None:
+                self._candidate_held += self._last_complete - self._stretch_since
+                self._stretch_since = None
             return
         pegs = reading.pegs
         if self._candidate is None or dict(pegs) != dict(self._candidate):
             self._candidate = pegs
-            self._candidate_since = t
+            self._candidate_held = 0.0
+            self._stretch_since = t
+        elif self._stretch_since is None:
+            self._stretch_since = t  # the same position, seen again after a hand
+        self._last_complete = t
+        held = self._candidate_held + (t - self._stretch_since)
         if (
-            t - self._candidate_since >= self.position_stable_s
+            held >= self.position_stable_s - 1e-9
             and (self._reported is None or dict(pegs) != dict(self._reported))
         ):
             self._reported = pegs
@@ -202,6 +216,7 @@ class VisionStream:
             # Nothing can be said about the die; a lost board is not a disturbance.
             self._prev_signature = None
             self._prev_homography = None
+            self._prev_frame = None
             self._still = None
             return
         homography = reading.pose.homography if reading.pose is not None else None
@@ -211,16 +226,24 @@ class VisionStream:
         if same_view:
             assert self._prev_signature is not None
             moving = signature_distance(sig, self._prev_signature) > self.motion_threshold
+        previous = self._prev_frame
         self._prev_signature = sig
         self._prev_homography = homography
+        self._prev_frame = (t, die, sig, reading.hand)
         if moving:
             self._disturbed = True
             self._still = None
             return
         if self._still is None or not same_view:
             # A new still period; a pose change starts one too (its thumbnails
-            # are not comparable with those before it).
+            # are not comparable with those before it). After motion, the
+            # frame before this one already showed the die lying as it lies
+            # now (they differ by less than the motion threshold), so the
+            # period starts there: a frame sooner, at no risk.
             self._still = _Still(t, homography)
+            if same_view and previous is not None:
+                self._still = _Still(previous[0], homography)
+                self._still.add(previous[1], previous[2], previous[0], previous[3])
         still = self._still
         still.add(die, sig, t, reading.hand)
         if still.done or t - still.since < self.settle_s:

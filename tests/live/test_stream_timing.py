@@ -1,0 +1,83 @@
+"""The time layer's waits: as short as they can be without judging an unstable board.
+
+A hand passing over a board (reaching for the dome) pauses the confirmation
+of a position instead of restarting it; a position that reads differently
+after the hand restarts it; and a die's still period starts at the frame the
+tumble ended into.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.vision.dice.reading import DieReading
+from companion.vision.readings import FrameReading, HoleReading
+from companion.vision.stream import PopSettled, PositionStable, VisionEvent, VisionStream
+
+FPS = 10.0
+START = {"red": ("home",) * 4, "blue": ("home",) * 4}
+MOVED = {"red": ("home",) * 3 + ("track:1",), "blue": ("home",) * 4}
+OTHER = {"red": ("home",) * 3 + ("track:2",), "blue": ("home",) * 4}
+FOUR = DieReading("settled", 4, 0.95)
+
+
+def _signature(lie: int) -> np.ndarray:
+    return np.random.default_rng(lie).normal(0, 1, (16, 16)).astype(np.float32)
+
+
+def frame(pegs: dict[str, tuple[str, ...]], hand: bool = False, die: DieReading = FOUR, lie: int = 1) -> FrameReading:
+    holes = (HoleReading("track:5", "unknown" if hand else "empty", 1.0),)
+    return FrameReading(found=True, holes=holes, pegs=pegs, hand=hand, die=die, dome_signature=_signature(lie))
+
+
+def run(stream: VisionStream, script: list[tuple[FrameReading, int]]) -> list[tuple[float, VisionEvent]]:
+    """Feed each reading for a number of frames at 10 fps; return (t, event) pairs."""
+    out: list[tuple[float, VisionEvent]] = []
+    n = 0
+    for reading, frames in script:
+        for _ in range(frames):
+            t = n / FPS
+            out += [(t, e) for e in stream.push_reading(reading, t)]
+            n += 1
+    return out
+
+
+def positions(events: list[tuple[float, VisionEvent]]) -> list[tuple[float, dict[str, tuple[str, ...]]]]:
+    return [(round(t, 3), dict(e.pegs)) for t, e in events if isinstance(e, PositionStable)]
+
+
+def test_a_hand_passing_over_pauses_the_wait_instead_of_restarting_it() -> None:
+    stream = VisionStream(position_stable_s=0.3)
+    # START confirmed; the move lands at frame 20 and is seen whole for 3
+    # frames (0.2 s), a hand passes for 5 frames, then the same position again.
+    script = [(frame(START), 20), (frame(MOVED), 3), (frame(MOVED, hand=True), 5), (frame(MOVED), 5)]
+    seen = positions(run(stream, script))
+    assert seen[0][1] == START
+    # 0.2 s before the hand + 0.1 s after it: reported at the second frame after the hand.
+    assert seen[1] == (2.9, MOVED)
+
+
+def test_a_different_position_after_the_hand_starts_the_wait_afresh() -> None:
+    stream = VisionStream(position_stable_s=0.3)
+    script = [(frame(START), 20), (frame(MOVED), 3), (frame(OTHER, hand=True), 5), (frame(OTHER), 6)]
+    seen = positions(run(stream, script))
+    assert [p for _, p in seen] == [START, OTHER]  # MOVED was never held long enough
+    assert seen[1][0] == 3.1  # OTHER first seen whole at 2.8, held 0.3 s
+
+
+def test_no_position_is_reported_while_a_hand_is_over_the_board() -> None:
+    stream = VisionStream(position_stable_s=0.3)
+    script = [(frame(START), 20), (frame(MOVED, hand=True), 30)]
+    assert [p for _, p in positions(run(stream, script))] == [START]
+
+
+def test_a_settled_pop_is_timed_from_the_frame_the_tumble_ended_into() -> None:
+    stream = VisionStream(settle_s=0.25)
+    hidden = DieReading("hidden", None, 0.5)
+    # Die still (lie 1), tumbling (lies 10..13, one per frame), landed on 6 (lie 2) at frame 14.
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(4)]
+    script += [(frame(START, die=DieReading("settled", 6, 0.9), lie=2), 10)]
+    pops = [(round(t, 3), e.value) for t, e in run(stream, script) if isinstance(e, PopSettled)]
+    # Landed at 1.4 s; still since then; 0.25 s of stillness is first reached at 1.7 s.
+    assert pops == [(1.7, 6)]
