@@ -86,6 +86,10 @@ class HoleEvidence:
     body_cosine: np.ndarray
     base_saturation: np.ndarray
     base_cosine: np.ndarray
+    #: (60,) brightness (median of each pixel's brightest channel) of the top
+    #: disc, and of the board around the hole (the rim ring), white = 1.
+    top_value: np.ndarray
+    rim_value: np.ndarray
 
 
 def _colour_match(pixels: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -107,7 +111,8 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     # A recess smeared by motion blur or defocus is greyer and lighter, but
     # still grey (a peg's body is never this unsaturated), and still darker
     # than the board around the hole.
-    surround = np.median((samples["rim"] / wb).max(axis=-1), axis=1)[:, None]
+    rim_value = np.median((samples["rim"] / wb).max(axis=-1), axis=1)
+    surround = rim_value[:, None]
     grey = base_sat < BLURRED_RECESS_SATURATION
     recess |= grey & (value < BLURRED_RECESS_VALUE)
     recess |= grey & (value < BLURRED_RECESS_RELATIVE * surround)
@@ -121,8 +126,9 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     # The base's colour from its inner part only: a peg's foot covers it, while
     # the outer ring reaches the rim and the print around an empty hole.
     _, bsat, bcos = _colour_match(base[:, :BASE_INNER_PIXELS], protos)
+    top_value = np.median((samples["top"] / wb).max(axis=-1), axis=1)
     return HoleEvidence(recess.mean(axis=1), recess, top, sat, cos, body_sat, body_cos, bsat,
-                        bcos)
+                        bcos, top_value, rim_value)
 
 
 def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
@@ -150,6 +156,20 @@ def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
     if top >= 0 and (body == top or base == top) and {body, base} <= {top, -1}:
         return top
     return None
+
+
+def _plastic(ev: HoleEvidence, i: int) -> bool:
+    """A peg's cap, not print or a farther peg's side, shows at hole *i*'s top.
+
+    A cap faces the light and is glossy: it is clearly brighter than the
+    board around its hole, while the print of a Home or Finish (or the shaded
+    side of a farther peg) that an empty hole's top point lands on is not.
+    On development frames (seeds 5000-5399) the top of every phantom was at
+    most 1.02 times as bright as the rim, and 90% of real pegs above 1.1;
+    the body must also be clearly the colour.
+    """
+    return bool(ev.top_value[i] >= CAP_BRIGHTER * ev.rim_value[i]
+                and ev.body_saturation[i] >= CAP_BODY_SATURATION)
 
 
 def _all_agree(ev: HoleEvidence, model: ColourModel) -> np.ndarray:
@@ -180,6 +200,11 @@ BLURRED_RECESS_SATURATION = 0.3
 BLURRED_RECESS_RELATIVE = 0.7
 #: Any colour darker than this share of the board around the hole is recess.
 DARK_RECESS_RELATIVE = 0.4
+
+#: A cap this much brighter than the board around its hole, over a body this
+#: saturated, is plastic (:func:`_plastic`).
+CAP_BRIGHTER = 1.12
+CAP_BODY_SATURATION = 0.7
 
 #: The saturation a washed-out peg must still show on top, body and base alike.
 WEAK_SATURATION = 0.22
@@ -294,7 +319,7 @@ def classify(
                    and states[j] == states[i] and j not in weak_pegs]
         on_peg = bool(sil.top_in[i, farther].any())
         on_print = hole_owner[i] == states[i]
-        ambiguous[i] = on_peg or on_print
+        ambiguous[i] = (on_peg or on_print) and not _plastic(ev, int(i))
     # How much plastic a peg shows: a real peg's cap and body are more
     # saturated than the print or the farther peg's shaded side a phantom shows.
     pegness = ev.top_saturation + ev.body_saturation

@@ -25,6 +25,7 @@ def _empty_board() -> dict[str, np.ndarray]:
         "top_saturation": np.zeros(N), "top_cosine": np.zeros((N, 4)),
         "body_saturation": np.zeros(N), "body_cosine": np.zeros((N, 4)),
         "base_saturation": np.zeros(N), "base_cosine": np.zeros((N, 4)),
+        "top_value": np.full(N, 0.6), "rim_value": np.full(N, 0.6),
     }
 
 
@@ -84,3 +85,45 @@ def test_why_names_the_rule_of_every_hole() -> None:
     assert len(why) == N
     assert why[HOLE_NAMES.index("track:9")] == "top"
     assert why[HOLE_NAMES.index("track:10")] == "recess"
+
+
+def _behind(front: str, back: str) -> Silhouettes:
+    """A tilted view in which a peg in *front* hides all of *back*'s recess."""
+    sil = _no_overlap()
+    f, b = HOLE_NAMES.index(front), HOLE_NAMES.index(back)
+    depth = np.arange(N, dtype=float) + 10.0
+    depth[f] = 0.0
+    px_in = sil.base_px_in.copy()
+    px_in[b, :, f] = True
+    return Silhouettes(depth, sil.base_in, sil.top_in, px_in)
+
+
+def _hand_over(ev: dict[str, np.ndarray], hole: str) -> None:
+    """Make *hole* show nothing readable (no recess, no peg colour)."""
+    ev["recess_px"][HOLE_NAMES.index(hole)] = False
+
+
+def _read_tilted(ev: dict[str, np.ndarray], sil: Silhouettes) -> dict[str, str]:
+    states, _ = classify(_evidence(ev), sil, ColourModel.default(), HOLE_OWNER)
+    return dict(zip(HOLE_NAMES, states, strict=True))
+
+
+def test_a_hidden_peg_on_its_print_whose_cap_shines_is_read_even_with_a_hand_elsewhere() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "red:home:2", "red")
+    _show_peg(ev, "red:home:1", "red")
+    ev["top_value"][HOLE_NAMES.index("red:home:1")] = 1.0  # a lit cap, brighter than the print
+    _hand_over(ev, "track:20")
+    read = _read_tilted(ev, _behind("red:home:2", "red:home:1"))
+    assert read["track:20"] == "unknown"
+    assert read["red:home:1"] == "red"
+
+
+def test_a_hidden_peg_on_its_print_as_dull_as_the_print_is_not_guessed() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "red:home:2", "red")
+    _show_peg(ev, "red:home:1", "red")  # top as bright as the print: could be the print
+    _hand_over(ev, "track:20")
+    read = _read_tilted(ev, _behind("red:home:2", "red:home:1"))
+    assert read["red:home:1"] == "unknown"
+    assert read["red:home:2"] == "red"
