@@ -70,10 +70,21 @@ class Camera:
     def has_distortion(self) -> bool:
         return any(abs(d) > 1e-12 for d in self.dist)
 
+    @cached_property
+    def _world_to_camera(self) -> tuple[FloatArray, FloatArray]:
+        """(M, t) with camera = world @ M + t: the z flip folded into R^T (exact:
+        it only changes signs). Projection is called thousands of times a frame."""
+        m = self.R.T * np.array([[1.0], [1.0], [-1.0]])
+        return m, np.asarray(self.tvec, dtype=np.float64)
+
+    @cached_property
+    def _focal_centre(self) -> tuple[FloatArray, FloatArray]:
+        return np.array([self.fx, self.fy]), np.array([self.cx, self.cy])
+
     def to_camera(self, points: FloatArray) -> FloatArray:
         """World points (N, 3), z up -> camera coordinates (N, 3), z forward."""
-        p = np.asarray(points, dtype=np.float64).reshape(-1, 3) * np.array([1.0, 1.0, -1.0])
-        return p @ self.R.T + np.asarray(self.tvec, dtype=np.float64)
+        m, t = self._world_to_camera
+        return np.asarray(points, dtype=np.float64).reshape(-1, 3) @ m + t
 
     def depth(self, points: FloatArray) -> FloatArray:
         """Distance along the optical axis (mm) of world points (N, 3)."""
@@ -82,9 +93,8 @@ class Camera:
     def project_ideal(self, points: FloatArray) -> FloatArray:
         """World points (N, 3) -> pixels of the undistorted pinhole image (N, 2)."""
         pc = self.to_camera(points)
-        z = np.maximum(pc[:, 2:3], 1e-6)
-        uv = pc[:, :2] / z
-        return np.column_stack([uv[:, 0] * self.fx + self.cx, uv[:, 1] * self.fy + self.cy])
+        f, c = self._focal_centre
+        return pc[:, :2] / np.maximum(pc[:, 2:3], 1e-6) * f + c
 
     def project(self, points: FloatArray) -> FloatArray:
         """World points (N, 3) in mm, z up -> pixels in the camera image (N, 2), distortion included."""

@@ -645,14 +645,14 @@ def _truth(
         die_box = _box(to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)), w, h)
     top = cam.project(np.array([die_centre + np.array([0, 0, layout.die.size_mm / 2])]))[0]
     dome = to_image(dome_outline)
-    hand_present = hand_mask is not None and bool(hand_mask.any())
+    bx, by, bw, bh = cv2.boundingRect(hand_mask) if hand_mask is not None else (0, 0, 0, 0)  # box of nonzero pixels
+    hand_present = bw > 0 and bh > 0
     covered: tuple[str, ...] = ()
     hand_box = None
     mask_bool = None
     if hand_present and hand_mask is not None:
         mask_bool = hand_mask > 0
-        ys, xs = np.nonzero(mask_bool)
-        hand_box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+        hand_box = (bx, by, bx + bw, by + bh)
         covered = tuple(
             n for n, (x, y) in holes_px.items() if 0 <= int(x) < w and 0 <= int(y) < h and mask_bool[int(y), int(x)]
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -121,16 +122,18 @@ def draw_peg(img: Image, cam: Camera, mesh: PegMesh, pose: PegPose, light: Float
     uv = cam.project_ideal(verts.reshape(-1, 3)).reshape(rings, seg, 2)
     fixed = to_fixed(uv)
     eye = cam.position
-    centres = (verts[:-1] + np.roll(verts[:-1], -1, axis=1) + verts[1:] + np.roll(verts[1:], -1, axis=1)) / 4
+    after = _next_index(seg)  # the neighbour around the ring (np.roll by -1, without its overhead)
+    lower, upper = verts[:-1], verts[1:]
+    centres = (lower + lower[:, after] + upper + upper[:, after]) / 4
     view = eye - centres
     facing = np.einsum("ijk,ijk->ij", normals, view) > 0
     lam = np.clip(normals @ light, 0, 1)
     # Translucent toy plastic: bright ambient, soft diffuse.
-    cols = np.clip(np.asarray(pose.color_bgr, np.float64)[None, None, :] * (0.55 + 0.6 * lam)[..., None], 0, 255).astype(int).tolist()
-    nxt = np.roll(fixed, -1, axis=1)
+    cols = np.clip(np.asarray(pose.color_bgr, np.float64)[None, None, :] * (0.55 + 0.6 * lam)[..., None], 0, 255).astype(int)
+    nxt = fixed[:, after]
     quads = np.stack([fixed[:-1], nxt[:-1], nxt[1:], fixed[1:]], axis=2)  # (bands, seg, 4, 2)
-    for i, j in zip(*np.nonzero(facing), strict=True):
-        cv2.fillConvexPoly(img, quads[i, j], cols[i][j], cv2.LINE_AA, SHIFT)
+    for quad, col in zip(quads[facing], cols[facing].tolist(), strict=True):
+        cv2.fillConvexPoly(img, quad, col, cv2.LINE_AA, SHIFT)
     # Specular highlight where the surface normal bisects light and view.
     if glare_gain > 0:
         v = eye - base
@@ -145,6 +148,11 @@ def draw_peg(img: Image, cam: Camera, mesh: PegMesh, pose: PegPose, light: Float
             cv2.circle(glare, (int(p[0] * _ONE), int(p[1] * _ONE)), int(rad * _ONE), float(200 * strength), -1, cv2.LINE_AA, SHIFT)
     hull = cv2.convexHull(uv.reshape(-1, 2).astype(np.float32))
     return np.asarray(hull, np.float64).reshape(-1, 2)
+
+
+@lru_cache(maxsize=8)
+def _next_index(n: int) -> NDArray[np.intp]:
+    return np.roll(np.arange(n), -1)
 
 
 def peg_shadow(cam: Camera, mesh: PegMesh, pose: PegPose, light: FloatArray, floor_z: float = 0.0) -> FloatArray:
@@ -325,16 +333,17 @@ def hand_strokes(
 def soften(img: Image, mask: Image, sigma: float) -> None:
     """Blur *img* inside (and just around) *mask*: rounds off a drawn limb's
     shading bands and edges, as skin and cloth look through a lens."""
-    ys, xs = np.nonzero(mask)
-    if xs.size == 0:
+    bx, by, bw, bh = cv2.boundingRect(mask)  # the box of the mask's nonzero pixels
+    if bw == 0 or bh == 0:
         return
     pad = int(3 * sigma) + 2
-    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
-    x1, y1 = min(img.shape[1], int(xs.max()) + pad + 1), min(img.shape[0], int(ys.max()) + pad + 1)
+    x0, y0 = max(0, bx - pad), max(0, by - pad)
+    x1, y1 = min(img.shape[1], bx + bw + pad), min(img.shape[0], by + bh + pad)
     roi = img[y0:y1, x0:x1]
     blurred = cv2.GaussianBlur(roi, (0, 0), sigma)
-    soft = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), max(0.8, sigma / 3)).astype(np.float32)[..., None] / 255.0
-    roi[:] = (blurred * soft + roi * (1 - soft)).astype(np.uint8)
+    soft = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), max(0.8, sigma / 3)).astype(np.float32) / np.float32(255.0)
+    # One pass (blurred * soft + roi * (1 - soft)), rounded rather than truncated.
+    roi[:] = cv2.blendLinear(blurred, roi, soft, np.float32(1.0) - soft)
 
 
 def draw_strokes(
