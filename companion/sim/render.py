@@ -194,10 +194,9 @@ def render_physical(
     shadow = np.zeros((h, w), np.uint8)
     img = _table_and_board(layout, scene, cam, light, shadow)
 
-    mesh = shapes.peg_mesh(layout.peg.radius_mm, layout.peg.height_mm)
+    mesh = _peg_mesh(layout.peg.radius_mm, layout.peg.height_mm)
     poses = [_peg_pose(p) for p in placements]
-    for pose in poses:
-        poly = shapes.peg_shadow(cam, mesh, pose, light)
+    for poly in shapes.peg_shadows(cam, mesh, poses, light):
         cv2.fillConvexPoly(shadow, shapes.to_fixed(cv2.convexHull(poly.astype(np.float32)).reshape(-1, 2)), 255, cv2.LINE_AA, shapes.SHIFT)
     dcx, dcy = layout.die.center
     dome_r = layout.die.dome_radius_mm
@@ -213,14 +212,16 @@ def render_physical(
 
     # Objects far to near: pegs, and the dome with its die as one object.
     die_centre, die_rot = _die_pose(die, layout, rng)
-    items: list[tuple[float, int]] = [(float(cam.depth(np.array([[p.base[0], p.base[1], p.base[2] + 8]]))[0]), i) for i, p in enumerate(poses)]
-    items.append((float(cam.depth(np.array([[dcx, dcy, dome_r * 0.5]]))[0]), -1))
+    anchors = np.array([[p.base[0], p.base[1], p.base[2] + 8] for p in poses] + [[dcx, dcy, dome_r * 0.5]], np.float64)
+    depths = cam.depth(anchors).tolist()
+    items: list[tuple[float, int]] = [(depths[i], i) for i in range(len(poses))] + [(depths[-1], -1)]
+    drawings = shapes.peg_drawings(cam, mesh, poses, light, scene.glare)
     silhouettes: dict[int, FloatArray] = {}
     die_box: Box | None = None
     dome_outline = shapes.dome_outline(cam, (dcx, dcy), dome_r)
     for _, i in sorted(items, reverse=True):
         if i >= 0:
-            silhouettes[i] = shapes.draw_peg(img, cam, mesh, poses[i], light, glare, scene.glare)
+            silhouettes[i] = shapes.draw_prepared_peg(img, glare, drawings[i])
         else:
             die_box = shapes.draw_die(img, cam, layout.die.size_mm, die_centre, die_rot, die.edition, light)
             if die.state == "tumbling" and die_box is not None:
@@ -242,6 +243,11 @@ def render_physical(
     img = _sensor(img, scene, rng)
     truth = _truth(layout, out_cam, placements, poses, mesh, silhouettes, die, die_box, die_centre, dome_outline, hand_mask)
     return img, truth
+
+
+@lru_cache(maxsize=8)
+def _peg_mesh(radius: float, height: float) -> shapes.PegMesh:
+    return shapes.peg_mesh(radius, height)
 
 
 @lru_cache(maxsize=8)
@@ -630,14 +636,21 @@ def _truth(
         views.append(PegTruth(p.color, p.hole, (float(base_px[0]), float(base_px[1])), (float(top_px[0]), float(top_px[1])), _box(outline, w, h)))
     # A hole is hidden when another peg's silhouette covers its centre in the
     # image (the polygon test only for holes inside the silhouette's box).
-    hidden_by_pegs = tuple(
-        nm
-        for nm, xy in holes_px.items()
-        if any(
-            own != nm and bb[0] <= xy[0] <= bb[2] and bb[1] <= xy[1] <= bb[3] and cv2.pointPolygonTest(poly, xy, False) > 0
-            for own, poly, bb in outlines
+    hidden_set: set[str] = set()
+    if outlines:
+        boxes = np.array([bb for _, _, bb in outlines])
+        near = (
+            (hole_px[:, None, 0] >= boxes[None, :, 0])
+            & (hole_px[:, None, 0] <= boxes[None, :, 2])
+            & (hole_px[:, None, 1] >= boxes[None, :, 1])
+            & (hole_px[:, None, 1] <= boxes[None, :, 3])
         )
-    )
+        for hi, k in zip(*np.nonzero(near), strict=True):
+            nm = names[hi]
+            own, poly, _ = outlines[k]
+            if nm not in hidden_set and own != nm and cv2.pointPolygonTest(poly, holes_px[nm], False) > 0:
+                hidden_set.add(nm)
+    hidden_by_pegs = tuple(nm for nm in names if nm in hidden_set)
     marker_px = cam.project(np.array([[x, y, layout.marker_z_mm] for m in layout.markers for x, y in m.corners]))
     markers_px = {m.id: marker_px[4 * k : 4 * k + 4].copy() for k, m in enumerate(layout.markers)}
     if die_box is not None:

@@ -113,52 +113,87 @@ class PegPose:
     rot: FloatArray  # 3x3, local -> world
 
 
-def draw_peg(img: Image, cam: Camera, mesh: PegMesh, pose: PegPose, light: FloatArray, glare: Image, glare_gain: float) -> FloatArray:
-    """Draw one peg; return its silhouette polygon (ideal pixels)."""
-    base = np.asarray(pose.base)
-    verts = mesh.verts @ pose.rot.T + base
-    normals = mesh.normals @ pose.rot.T
-    rings, seg, _ = verts.shape
-    uv = cam.project_ideal(verts.reshape(-1, 3)).reshape(rings, seg, 2)
+@dataclass(frozen=True)
+class PegDrawing:
+    """One peg ready to draw: its visible quads (fixed point) and their
+    colours, its specular spot, and its silhouette (ideal pixels)."""
+
+    quads: NDArray[np.int32]  # (k, 4, 2), back faces already culled, in drawing order
+    colours: list[list[int]]
+    spot: tuple[tuple[int, int], int, float] | None  # centre, radius (fixed point), glare level
+    silhouette: FloatArray
+
+
+def peg_drawings(cam: Camera, mesh: PegMesh, poses: list[PegPose], light: FloatArray, glare_gain: float) -> list[PegDrawing]:
+    """Every peg's geometry, shading and highlight computed together (one
+    projection for all pegs: the per-peg work is only what must be per peg)."""
+    n = len(poses)
+    if n == 0:
+        return []
+    rots = np.stack([pose.rot for pose in poses])
+    bases = np.array([pose.base for pose in poses], np.float64)
+    verts = np.einsum("rsk,pjk->prsj", mesh.verts, rots) + bases[:, None, None, :]
+    normals = np.einsum("rsk,pjk->prsj", mesh.normals, rots)
+    _, rings, seg, _ = verts.shape
+    uv = cam.project_ideal(verts.reshape(-1, 3)).reshape(n, rings, seg, 2)
     fixed = to_fixed(uv)
     eye = cam.position
-    after = _next_index(seg)  # the neighbour around the ring (np.roll by -1, without its overhead)
-    lower, upper = verts[:-1], verts[1:]
-    centres = (lower + lower[:, after] + upper + upper[:, after]) / 4
-    view = eye - centres
-    facing = np.einsum("ijk,ijk->ij", normals, view) > 0
+    after = _next_index(seg)  # the neighbour around the ring
+    lower, upper = verts[:, :-1], verts[:, 1:]
+    centres = (lower + lower[:, :, after] + upper + upper[:, :, after]) / 4
+    facing = np.einsum("pijk,pijk->pij", normals, eye - centres) > 0
     lam = np.clip(normals @ light, 0, 1)
     # Translucent toy plastic: bright ambient, soft diffuse.
-    cols = np.clip(np.asarray(pose.color_bgr, np.float64)[None, None, :] * (0.55 + 0.6 * lam)[..., None], 0, 255).astype(int)
-    nxt = fixed[:, after]
-    quads = np.stack([fixed[:-1], nxt[:-1], nxt[1:], fixed[1:]], axis=2)  # (bands, seg, 4, 2)
-    for quad, col in zip(quads[facing], cols[facing].tolist(), strict=True):
-        cv2.fillConvexPoly(img, quad, col, cv2.LINE_AA, SHIFT)
-    # Specular highlight where the surface normal bisects light and view.
+    colours = np.array([pose.color_bgr for pose in poses], np.float64)
+    cols = np.clip(colours[:, None, None, :] * (0.55 + 0.6 * lam)[..., None], 0, 255).astype(int)
+    nxt = fixed[:, :, after]
+    quads = np.stack([fixed[:, :-1], nxt[:, :-1], nxt[:, 1:], fixed[:, 1:]], axis=3)  # (pegs, bands, seg, 4, 2)
+    spots: list[tuple[tuple[int, int], int, float] | None] = [None] * n
     if glare_gain > 0:
-        v = eye - base
-        half = light + v / np.linalg.norm(v)
-        half /= np.linalg.norm(half)
-        score = normals @ half
-        i, j = np.unravel_index(int(np.argmax(np.where(facing, score, -1))), score.shape)
-        strength = float(score[i, j]) ** 20 * glare_gain
-        if strength > 0.02:
-            p = (uv[i, j] + uv[i + 1, (j + 1) % seg]) / 2
-            rad = max(1.0, 0.25 * float(np.linalg.norm(uv[0, 0] - uv[0, seg // 2])))
-            cv2.circle(glare, (int(p[0] * _ONE), int(p[1] * _ONE)), int(rad * _ONE), float(200 * strength), -1, cv2.LINE_AA, SHIFT)
-    hull = cv2.convexHull(uv.reshape(-1, 2).astype(np.float32))
-    return np.asarray(hull, np.float64).reshape(-1, 2)
+        # Specular highlight where the surface normal bisects light and view.
+        v = eye - bases
+        half = light + v / np.linalg.norm(v, axis=1, keepdims=True)
+        half /= np.linalg.norm(half, axis=1, keepdims=True)
+        score = np.einsum("pijk,pk->pij", normals, half)
+        best = np.argmax(np.where(facing, score, -1).reshape(n, -1), axis=1)
+        for k in range(n):
+            i, j = divmod(int(best[k]), seg)
+            strength = float(score[k, i, j]) ** 20 * glare_gain
+            if strength > 0.02:
+                p = (uv[k, i, j] + uv[k, i + 1, (j + 1) % seg]) / 2
+                rad = max(1.0, 0.25 * float(np.linalg.norm(uv[k, 0, 0] - uv[k, 0, seg // 2])))
+                spots[k] = ((int(p[0] * _ONE), int(p[1] * _ONE)), int(rad * _ONE), float(200 * strength))
+    out = []
+    for k in range(n):
+        hull = cv2.convexHull(uv[k].reshape(-1, 2).astype(np.float32))
+        out.append(PegDrawing(quads[k][facing[k]], cols[k][facing[k]].tolist(), spots[k], np.asarray(hull, np.float64).reshape(-1, 2)))
+    return out
+
+
+def draw_prepared_peg(img: Image, glare: Image, peg: PegDrawing) -> FloatArray:
+    """Draw a peg from :func:`peg_drawings`; return its silhouette polygon (ideal pixels)."""
+    for quad, col in zip(peg.quads, peg.colours, strict=True):
+        cv2.fillConvexPoly(img, quad, col, cv2.LINE_AA, SHIFT)
+    if peg.spot is not None:
+        centre, radius, level = peg.spot
+        cv2.circle(glare, centre, radius, level, -1, cv2.LINE_AA, SHIFT)
+    return peg.silhouette
+
+
+def peg_shadows(cam: Camera, mesh: PegMesh, poses: list[PegPose], light: FloatArray, floor_z: float = 0.0) -> list[FloatArray]:
+    """Each peg's cast shadow on the plane z = floor_z, as an image polygon (ideal pixels)."""
+    if not poses:
+        return []
+    rots = np.stack([pose.rot for pose in poses])
+    bases = np.array([pose.base for pose in poses], np.float64)
+    verts = (np.einsum("rsk,pjk->prsj", mesh.verts, rots) + bases[:, None, None, :]).reshape(-1, 3)
+    per_peg = mesh.verts.shape[0] * mesh.verts.shape[1]
+    return list(cam.project_ideal(cast_onto(verts, light, floor_z)).reshape(len(poses), per_peg, 2))
 
 
 @lru_cache(maxsize=8)
 def _next_index(n: int) -> NDArray[np.intp]:
     return np.roll(np.arange(n), -1)
-
-
-def peg_shadow(cam: Camera, mesh: PegMesh, pose: PegPose, light: FloatArray, floor_z: float = 0.0) -> FloatArray:
-    """The peg's cast shadow on the plane z = floor_z, as an image polygon (ideal pixels)."""
-    verts = (mesh.verts @ pose.rot.T + np.asarray(pose.base)).reshape(-1, 3)
-    return cam.project_ideal(cast_onto(verts, light, floor_z))
 
 
 def cast_onto(points: FloatArray, light: FloatArray, floor_z: float) -> FloatArray:
