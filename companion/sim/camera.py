@@ -229,19 +229,6 @@ class Camera:
             self._maps["remap"] = cached
         return cached  # type: ignore[return-value]
 
-    def fixed_distortion_maps(self) -> tuple[NDArray[np.int16], NDArray[np.uint16]] | None:
-        """:meth:`distortion_maps` in OpenCV's fixed-point form (1/32 px, cached):
-        a bilinear remap with them costs less than with float maps, and differs
-        by a level at most at a few sharp edges."""
-        maps = self.distortion_maps()
-        if maps is None:
-            return None
-        cached = self._maps.get("remap_fixed")
-        if cached is None:
-            cached = cv2.convertMaps(maps[0], maps[1], cv2.CV_16SC2)
-            self._maps["remap_fixed"] = cached
-        return cached  # type: ignore[return-value]
-
     def to_json(self) -> dict[str, object]:
         return {
             "width": self.width,
