@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import UserError
@@ -29,6 +30,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", choices=SOURCES, default="truth", help="truth observations or rendered video")
     parser.add_argument(
         "--messy", type=float, default=0.25, help="chance of a messy hand per step, truth source (default 0.25)"
+    )
+    parser.add_argument(
+        "--unread",
+        type=float,
+        default=0.0,
+        help="chance that a pop is seen settling but not read (PopUnread), truth source (default 0)",
     )
     parser.add_argument("--players", type=int, default=0, choices=(0, 2, 3, 4), help="players per game (0: 2 to 4 by seed)")
     video = parser.add_argument_group("video source")
@@ -50,14 +57,14 @@ def _players(seed: int, n: int) -> list[str]:
     return list(COLORS[:count])
 
 
-def _truth_game(seed: int, players: list[str], messy: float) -> tuple[Any, Any, float, int]:
+def _truth_game(seed: int, players: list[str], messy: float, unread: float = 0.0) -> tuple[Any, Any, float, int]:
     from companion.live.judge import judge
     from companion.live.loop import Loop
     from companion.live.run import feed_observations
     from companion.live.scripted import scripted_game
     from companion.referee import Referee
 
-    game = scripted_game(seed, players, messy=messy)
+    game = scripted_game(seed, players, messy=messy, unread=unread)
     loop = Loop(Referee, _Silent())
     loop.start(game.players)
     started = time.process_time()
@@ -71,7 +78,7 @@ def _truth_game(seed: int, players: list[str], messy: float) -> tuple[Any, Any, 
         move_at=game.move_at,
         worked_out=loop.worked_out,
     )
-    return verdict, game, spent, len(game.observations)
+    return replace(verdict, unread_passed=loop.unread_passed), game, spent, len(game.observations)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,18 +86,22 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--games must be at least 1, not {args.games}")
     if not 0.0 <= args.messy <= 1.0:
         raise UserError(f"--messy is a chance from 0 to 1, not {args.messy}")
+    if not 0.0 <= args.unread <= 1.0:
+        raise UserError(f"--unread is a chance from 0 to 1, not {args.unread}")
     if args.source == "video":
         from companion.bench.referee_video import run_video
 
         return run_video(args)
-    right = false_illegal = missed = shown_illegal = 0
+    right = false_illegal = missed = shown_illegal = worked_out = passed = 0
     delays: list[float] = []
     spent = 0.0
     observations = 0
     messes: dict[str, int] = {}
     failures: list[str] = []
     for seed in range(args.seed, args.seed + args.games):
-        verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy)
+        verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread)
+        worked_out += verdict.pops_worked_out
+        passed += verdict.unread_passed
         right += verdict.right
         false_illegal += verdict.false_illegal
         missed += verdict.missed_illegal
@@ -103,12 +114,18 @@ def run(args: argparse.Namespace) -> int:
         if not verdict.right:
             failures.append(f"  seed {seed}: {verdict.first_difference or 'illegal-move calls differ'}")
     games = args.games
-    print(f"source: truth observations (a perfect camera; measures loop and referee, not vision), messy={args.messy}")
+    unread = f", unread={args.unread}" if args.unread else ""
+    print(f"source: truth observations (a perfect camera; measures loop and referee, not vision), messy={args.messy}{unread}")
     print(f"messy hands woven in: {', '.join(f'{k} {v}' for k, v in sorted(messes.items()))}")
     print(f"games: {games}")
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed} of {shown_illegal} shown")
+    if args.unread:
+        print(
+            f"pops seen but not read ({messes.get('unread-pop', 0)}): {worked_out} taken from the move after them, "
+            f"{passed} passed with no peg moved (value unknown: that game counts as wrong)"
+        )
     if delays:
         print(
             f"delay settled -> announced: mean {statistics.fmean(delays):.3f} s, "

@@ -117,6 +117,7 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
         players = loop.players
         loop.held_pops.clear()
         loop.unread = None
+        loop.inferred = None
         loop.illegal_board = None
         loop.before_move = None
         loop.places = []

@@ -101,6 +101,29 @@ class _Unread:
 
 
 @dataclass
+class _Inferred:
+    """What the loop worked out for an unread pop, still open to a change of mind.
+
+    A value taken from a move can be wrong when the move was a mistake the
+    player then puts right before anyone pops; a turn passed because no peg
+    moved before the next pop can be wrong when the player was still moving
+    while the next player popped (that pop, and no other, was released
+    since). Meanwhile, and until another move is accepted, a board that the
+    state before the inference explains takes it back: the referee inputs
+    fed since are undone, the pops released since are held again, and the
+    board is judged afresh.
+    """
+
+    state: State  # the referee before the inference
+    unread: _Unread
+    fed: int = 0  # referee inputs accepted since (undone to take it back)
+    pops: list[PopSettled | PopUnread] = field(default_factory=list)  # released since
+    own_move: bool = False  # the inference's own move is still to be fed
+    from_move: bool = False  # the value was taken from a move (not from no move)
+    pops_allowed: int = 1  # pops that may be released before it stands
+
+
+@dataclass
 class _Timers:
     """Pending reminders: each fires once, at its time, if still relevant."""
 
@@ -154,6 +177,7 @@ class Loop:
         self.check_said: boards.Board | None = None  # a mismatch already described
         self.held_pops: list[PopSettled | PopUnread] = []
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
+        self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
         #: Indices in :attr:`events` of pops the loop worked out itself (the
         #: camera could not read them): announced with the move, not the settle.
         self.worked_out: list[int] = []
@@ -202,6 +226,7 @@ class Loop:
         self.opening_pegs = dict(pegs) if pegs else None
         self.referee = RefereeView(self._factory())
         self.unread = None
+        self.inferred = None
         self.stage = "opening"
         self._say("Put every peg in its Home. I am looking for the board.")
         self._flush()
@@ -443,6 +468,8 @@ class Loop:
             self._feed({"command": "undo"}, origin="loop")
             self._feed_board(whole, miss)
             return
+        if self.inferred is not None and self._take_back_inference(whole):
+            return
         if self.unread is not None and self._move_after_unread(whole):
             return
         if self.referee.phase == "pop" and self._pops_explaining(whole):
@@ -460,9 +487,11 @@ class Loop:
         self.illegal_board = whole
         self._feed({"board": whole}, origin="camera")
 
-    def _pops_explaining(self, whole: boards.Board) -> list[int]:
-        """The pop values for which *whole* would be one legal move of the player to pop."""
-        state = self.referee.state
+    def _pops_explaining(self, whole: boards.Board, state: State | None = None) -> list[int]:
+        """The pop values for which *whole* would be one legal move of the player
+        to pop (in *state*, by default the referee's)."""
+        if state is None:
+            state = self.referee.state
         if state is None or state.phase is not Phase.POP:
             return []
         try:
@@ -488,13 +517,29 @@ class Loop:
             return True
         values = self._pops_explaining(whole)
         if not values:
-            # Nothing explains it; but after a move that several values fit
-            # (and that is still unjudged) the board may hold later moves too.
-            return unread.moved
+            if unread.moved:
+                # After a move that several values fit (still unjudged) the
+                # board may hold later moves too: wait for the number.
+                return True
+            # Perhaps the next player has moved: then the unread pop was one
+            # no peg used. Settle it if the board tells which way the turn
+            # went, then judge the board afresh (with a pop held for it, or
+            # as a move with no pop seen, which asks for that pop).
+            if self._unread_without_move(whole):
+                self._release_pops()
+                self._evaluate(whole)
+                return True
+            if self._some_way_explains(whole):
+                # More than one way the turns may have gone: the loop is
+                # behind, and a move it cannot place is not called illegal.
+                # It waits for the number (asked once).
+                self._ask_unread()
+                return True
+            return False
         name = unread.player.capitalize()
         if len(values) == 1:
             value = values[0]
-            self.unread = None
+            self._infer(unread, own_move=True)
             self.unseen_pop_board = None
             self._say(f"That move means {name} popped a {value}.")
             self._feed({"pop": value}, origin="loop", quiet=("pop",))
@@ -507,6 +552,43 @@ class Loop:
             unread.asked = True
             fits = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
             self._say(f"That move fits a {fits}. {name}, say the number you popped.")
+        return True
+
+    def _infer(self, unread: _Unread, own_move: bool = False) -> None:
+        """The unread pop is settled by the loop's own reasoning: keep what is
+        needed to take that back (see :class:`_Inferred`)."""
+        state = self.referee.state
+        assert state is not None
+        self.unread = None
+        self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move)
+
+    def _take_back_inference(self, whole: boards.Board) -> bool:
+        """A board the state before the last inference explains (the move put
+        back, or made differently): undo what was fed since, and judge afresh."""
+        inferred = self.inferred
+        assert inferred is not None
+        before = inferred.state
+        colours = list(self.referee.position)
+        put_back = boards.same(whole, {c: sorted(p) for c, p in before.position().items()}, colours)
+        if not put_back and not self._pops_explaining(whole, before):
+            return False
+        if inferred.from_move and self.referee.phase == "pop" and self._pops_explaining(whole):
+            # Also a move of the player now to pop, whose pop the camera
+            # missed: that reading needs no undoing (and asks for the pop).
+            # (A turn passed because no peg moved is taken back first: the
+            # player was still moving while the next one popped.)
+            return False
+        self.inferred = None
+        for _ in range(inferred.fed):
+            self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
+        if self.referee.state != before:
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self.held_pops = inferred.pops + self.held_pops
+        self.unread = inferred.unread
+        self.unseen_pop_board = None
+        self.before_move = None
+        self.illegal_board = None
+        self._evaluate(whole)
         return True
 
     def _ask_unread(self) -> None:
@@ -531,41 +613,103 @@ class Loop:
             # The move that follows usually tells the value; ask only if not.
             self._say(f"I could not read {name}'s pop.")
 
-    def _unread_without_move(self) -> bool:
-        """Another pop came after an unread one, and no peg moved in between.
+    def _unread_without_move(self, board: boards.Board | None = None) -> bool:
+        """Another pop came after an unread one (or *board* shows another
+        player's move), and no peg moved in between.
 
         So the unread pop was a value no peg could use (a player with a
-        usable pop moves before the next pop). If one value is left, that was
-        the pop; if every such value passes the turn to the same next player,
-        the turn passes (``skip``: the value cannot matter). Otherwise (the
-        player may still be moving, or a 6 would give an extra pop) the new
-        pop is held and the number is asked for, once. Returns whether the
-        unread pop was settled.
+        usable pop moves before the next pop). The values are grouped by who
+        pops next (a 6 gives the same player an extra pop); with *board*,
+        only the groups whose next player could have made that move (with
+        the pops held since, played in order, or with a pop not seen) are kept. One group left: one
+        value in it is the pop; several (never a 6) pass the turn (``skip``:
+        the value cannot matter). Otherwise the number is asked for, once,
+        and the new pop is held. Returns whether the unread pop was settled.
         """
         unread = self.unread
         state = self.referee.state
         assert unread is not None
-        if unread.moved or state is None or state.phase is not Phase.POP:
-            self._ask_unread()
+        groups = {} if unread.moved else self._lost_by_next_player(state)
+        if board is not None:
+            held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+            groups = {p: vs for p, vs in groups.items() if self._could_follow(state, vs[0], held, board)}
+        if len(groups) != 1:
+            if board is None:
+                self._ask_unread()
             return False
-        lost = [v for v in range(1, 7) if not legal_moves(rules_pop(state, v))]
-        if not lost:
-            self._ask_unread()
-            return False
+        assert state is not None
+        (player, values), = groups.items()
         name = unread.player.capitalize()
-        if len(lost) == 1:
-            self.unread = None
-            self._say(f"No peg moved, so {name}'s pop must have been a {lost[0]}.")
-            self._feed({"pop": lost[0]}, origin="loop", quiet=("pop",))
+        self._infer(unread)
+        if len(values) == 1:
+            self._say(f"No peg moved, so {name}'s pop must have been a {values[0]}.")
+            self._feed({"pop": values[0]}, origin="loop", quiet=("pop",))
             return True
-        following = {lose_move(rules_pop(state, v)).player for v in lost}
-        if len(following) == 1 and following != {state.player}:
-            self.unread = None
-            self._say(f"No peg moved after {name}'s pop.")
-            self.unread_passed += 1
-            self._feed({"command": "skip"}, origin="loop", quiet=("skip",))
-            return True
-        self._ask_unread()
+        self._say(f"No peg moved after {name}'s pop.")
+        self.unread_passed += 1
+        self._feed({"command": "skip"}, origin="loop", quiet=("skip",))
+        return True
+
+    @staticmethod
+    def _lost_by_next_player(state: State | None) -> dict[str, list[int]]:
+        """The pop values no peg could use in *state*, by the player who pops next."""
+        if state is None or state.phase is not Phase.POP:
+            return {}
+        groups: dict[str, list[int]] = {}
+        for v in range(1, 7):
+            after = rules_pop(state, v)
+            if not legal_moves(after):
+                groups.setdefault(str(lose_move(after).player), []).append(v)
+        return groups
+
+    def _could_follow(self, state: State | None, lost: int, held: list[int | None], board: boards.Board) -> bool:
+        """Whether, after the pop *lost* was lost in *state*, the *held* pops
+        (``None``: one seen but not read, any value) played in order lead to
+        *board* as one move: held pops no peg can use pass on, the first one
+        that can be used is the move's (any after it were popped early). With
+        no pop held, the move may be one whose pop the camera missed."""
+        if state is None:
+            return False
+        game = lose_move(rules_pop(state, lost))
+        if not held:
+            return game.phase is Phase.POP and bool(self._pops_explaining(board, game))
+        return self._chain_explains(game, held, board)
+
+    def _chain_explains(
+        self, game: State, held: list[int | None], board: boards.Board, unseen_last: bool = False
+    ) -> bool:
+        """Whether the *held* pops played from *game* lead to *board* (see
+        :meth:`_could_follow`); with *unseen_last*, also as a move whose pop
+        the camera missed after the last held pop passed on."""
+        if game.phase is not Phase.POP:
+            return False
+        if not held:
+            return unseen_last and bool(self._pops_explaining(board, game))
+        first, rest = held[0], held[1:]
+        for value in range(1, 7) if first is None else (first,):
+            after = rules_pop(game, value)
+            if legal_moves(after):
+                # The move's pop; any later ones were popped before the board
+                # was stable (they wait for the move, as held pops do).
+                if self._legal_on(after, board):
+                    return True
+            elif (rest or unseen_last) and self._chain_explains(lose_move(after), rest, board, unseen_last):
+                return True
+        return False
+
+    def _some_way_explains(self, board: boards.Board) -> bool:
+        """Whether any value of the unread pop, and of the unread pops held
+        after it, with any pop the camera missed at the end, makes *board*
+        one move of the game: if so, the board is not called illegal while
+        the loop is behind."""
+        state = self.referee.state
+        if state is None or state.phase is not Phase.POP:
+            return False
+        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        for lost in range(1, 7):
+            after = rules_pop(state, lost)
+            if not legal_moves(after) and self._chain_explains(lose_move(after), held, board, unseen_last=True):
+                return True
         return False
 
     def _after_pop(self) -> None:
@@ -662,6 +806,11 @@ class Loop:
                 continue
             pop = self.held_pops.pop(0)
             self.before_move = None
+            if self.inferred is not None:
+                if len(self.inferred.pops) < self.inferred.pops_allowed:
+                    self.inferred.pops.append(pop)
+                else:
+                    self.inferred = None  # play has gone on: the inference stands
             if isinstance(pop, PopUnread):
                 self._begin_unread(pop)
                 continue
@@ -680,8 +829,17 @@ class Loop:
         """Feed one input to the referee, record it, then announce its events
         (except the sentences of the event kinds in *quiet*, which the loop
         has already put in its own words)."""
+        state_before = self.referee.state
         events = self.referee.feed(line)
         self._unrecorded.append(RecordItem(line, events, self.t, origin))
+        inferred = self.inferred
+        if inferred is not None and self.referee.state != state_before:
+            inferred.fed += -1 if line.get("command") == "undo" else 1
+            if any(e.get("event") == "move" for e in events):
+                if inferred.own_move:
+                    inferred.own_move = False
+                else:
+                    self.inferred = None  # another move accepted: the inference stands
         for event in events:
             if origin == "loop" and event.get("event") == "pop":
                 self.worked_out.append(len(self.events))
@@ -753,6 +911,7 @@ class Loop:
         A spoken pop is its value; a turn given or skipped also drops the pops
         held behind the unread one (they belonged to the turns now passed).
         """
+        self.inferred = None
         if self.unread is None:
             return
         self.unread = None

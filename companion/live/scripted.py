@@ -7,7 +7,9 @@ report) becomes a timed list of observations, and seeded "messy hands" are
 woven in: a peg lifted and put back, a bumped peg left beside the board for a
 while, the next pop settling before the move is stable, a peg knocked off its
 hole, a cocked die, an illegal move that is then put right, a pop the camera
-never saw (the player moves, then says the number). The truth is the
+never saw (the player moves, then says the number). Apart from those, a
+chance *unread* turns settled pops into ``PopUnread`` (the camera saw the
+die settle but could not read it; nobody says the number). The truth is the
 referee events of the clean game plus one ``illegal`` event per illegal move
 put in. These are *truth observations*, not camera readings: they prove the
 loop, not the vision.
@@ -26,6 +28,7 @@ from companion.live.observations import (
     DieCocked,
     Observation,
     PopSettled,
+    PopUnread,
     Spoken,
 )
 from companion.referee.playthrough import random_game
@@ -83,9 +86,13 @@ def scripted_game(
     messy: float = 0.0,
     kinds: tuple[str, ...] = MESSY_KINDS,
     step_s: float = 2.0,
+    unread: float = 0.0,
 ) -> ScriptedGame:
-    """A seeded game as observations; *messy* is the chance of a mess per step."""
+    """A seeded game as observations; *messy* is the chance of a mess per step,
+    *unread* the chance that a settled pop is seen but not read."""
     rng = random.Random(seed * 7919 + 17)
+    # Its own generator, so the same seed gives the same game with or without it.
+    unread_rng = random.Random(seed * 104729 + 3)
     colours = list(players) if players else list(COLORS)
     home = {c: ["home"] * 4 for c in colours}
     obs: list[Observation] = [BoardStable(0.5, home)]
@@ -94,8 +101,18 @@ def scripted_game(
     count: dict[str, int] = {}
     t = 1.0
     before = home
-    pending_pop: PopSettled | None = None  # an early pop, already placed before its board
+    pending_pop: PopSettled | PopUnread | None = None  # an early pop, already placed before its board
     missed: int | None = None  # a pop the camera did not see, said after the move
+
+    turns_begun = unread_ok = False  # unread pops only after who-goes-first (see below)
+
+    def settled(at: float, value: int) -> PopSettled | PopUnread:
+        # Who-goes-first pops stay read: an unread one there needs the
+        # players' answer (the loop asks and waits), which a script cannot give.
+        if unread_ok and unread > 0.0 and unread_rng.random() < unread:
+            count["unread-pop"] = count.get("unread-pop", 0) + 1
+            return PopUnread(at)
+        return PopSettled(at, value)
 
     def mess(kind: str) -> bool:
         if kind in kinds and rng.random() < messy:
@@ -109,6 +126,8 @@ def scripted_game(
             continue
         truth.extend(events)
         t += step_s
+        unread_ok = turns_begun  # this pop comes after who-goes-first
+        turns_begun = turns_begun or any(e.get("event") == "turn" for e in events)
         if "pop" in line:
             if pending_pop is not None:
                 pending_pop = None  # already in the stream, before the last board
@@ -120,7 +139,7 @@ def scripted_game(
                 continue
             if mess("cocked"):
                 obs.append(DieCocked(t - 0.5))
-            obs.append(PopSettled(t, int(line["pop"])))
+            obs.append(settled(t, int(line["pop"])))
             game.pop_at.append(t)
             continue
         board = {c: sorted(line["board"].get(c, ["home"] * 4)) for c in colours}
@@ -151,7 +170,7 @@ def scripted_game(
             nxt = lines[i + 1][0] if i + 1 < len(lines) else None
             if nxt is not None and "pop" in nxt and mess("early-pop"):
                 # The next player pops while this move is still in the hand.
-                pending_pop = PopSettled(t - 0.3, int(nxt["pop"]))
+                pending_pop = settled(t - 0.3, int(nxt["pop"]))
                 obs.append(pending_pop)
                 game.pop_at.append(t - 0.3)
             obs.append(BoardStable(t, board))
