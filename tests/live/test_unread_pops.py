@@ -191,3 +191,55 @@ def test_pop_unread_in_observation_files() -> None:
     # Files written before the event existed read as before.
     assert from_json({"t": 1, "pop": 4}) == PopSettled(1.0, 4)
     assert from_json({"t": 1, "board": {"red": HOME4}}) == BoardStable(1.0, {"red": HOME4})
+
+
+def test_an_early_pop_while_the_unread_pop_is_still_being_moved_is_not_a_lost_turn() -> None:
+    # Red (all in Home) pops a 6 the camera cannot read; while Red is still
+    # bringing the peg out, Red pops again (2) for the extra pop. At that pop
+    # the loop first takes Red's unread pop as lost (no peg moved yet) and
+    # the 2 as Blue's; Red's move then shows the 6, and that is taken back.
+    loop, _, _ = started()
+    n = len(loop.events)
+    loop.handle(PopUnread(8.0))
+    loop.handle(PopSettled(9.7, 2))
+    loop.handle(BoardStable(10.0, board(red=["track:1", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(BoardStable(11.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    final = [(e["event"], e.get("color"), e.get("value")) for _, e in loop.events[n:] if e["event"] != "undo"]
+    assert final[-6:] == [
+        ("pop", "red", 6), ("move", "red", 6), ("extra-pop", "red", None),
+        ("pop", "red", 2), ("move", "red", 2), ("turn", "blue", None),
+    ]
+    assert loop.referee.player == "blue" and loop.referee.phase == "pop"
+
+
+def test_a_move_corrected_after_its_value_was_worked_out_is_judged_again() -> None:
+    # Blue's pop is unread; Blue moves 10 -> 13 (taken as a 3), then, before
+    # anyone pops, puts the peg on 15: the final position counts (a 5).
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopUnread(9.0))
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    loop.handle(BoardStable(11.0, board(blue=["track:15", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    moves = [(e.get("value"), e.get("to")) for _, e in loop.events if e["event"] == "move"]
+    assert moves[-1] == (5, "track:15")
+    assert loop.referee.position["blue"] == sorted(["track:15", "home", "home", "home"])
+    assert "That move means Blue popped a 5." in said(speaker)
+
+
+def test_the_next_players_move_with_its_pop_held_settles_an_unread_pop_as_lost() -> None:
+    # Red pops unread; Blue's pop is not seen at all and Blue moves 10 -> 12.
+    # No value of Red's explains that board, but Red's pop being lost (Red
+    # has every peg in Home) and Blue's move with a pop not seen does: the
+    # turn passes, and Blue is asked for the pop.
+    loop, _, _ = started()
+    n = len(loop.events)
+    loop.handle(PopUnread(8.0))
+    loop.handle(BoardStable(9.5, board(blue=["track:12", "home", "home", "home"])))  # Blue, no pop seen
+    assert "illegal" not in kinds(loop)
+    assert events_after(loop, n)[:2] == [("skip", None), ("turn", None)]
+    loop.handle(Spoken(10.0, "pop", {"value": 2}))
+    assert events_after(loop, n)[2:] == [("pop", 2), ("move", 2), ("turn", None)]
