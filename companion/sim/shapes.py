@@ -384,34 +384,48 @@ def soften(img: Image, mask: Image, sigma: float) -> None:
 def draw_strokes(
     img: Image, mask: Image | None, cam: Camera, strokes: list[Stroke], light: FloatArray, pieces: int = 4, flat_z: float | None = None
 ) -> None:
-    """Draw capsules (or, with *flat_z*, their shadows cast onto that plane) in perspective."""
-    for st in strokes:
-        a, b = np.asarray(st.a), np.asarray(st.b)
-        ts = np.linspace(0, 1, pieces + 1)
-        pts = a[None] + (b - a)[None] * ts[:, None]
-        radii = st.radius_a + (st.radius_b - st.radius_a) * ts
-        if flat_z is not None:
-            pts = cast_onto(pts, light, flat_z)
-        depth = cam.depth(pts)
+    """Draw capsules (or, with *flat_z*, their shadows cast onto that plane) in perspective.
+
+    Every stroke's points are projected in one call; the lines are drawn
+    stroke by stroke, layer by layer, as before."""
+    if not strokes:
+        return
+    ts = np.linspace(0, 1, pieces + 1)
+    ends_a = np.array([st.a for st in strokes], np.float64)
+    ends_b = np.array([st.b for st in strokes], np.float64)
+    pts = ends_a[:, None, :] + (ends_b - ends_a)[:, None, :] * ts[None, :, None]  # (strokes, pieces + 1, 3)
+    radii_a = np.array([st.radius_a for st in strokes], np.float64)
+    radii_b = np.array([st.radius_b for st in strokes], np.float64)
+    radii = radii_a[:, None] + (radii_b - radii_a)[:, None] * ts[None, :]
+    flat = pts.reshape(-1, 3)
+    if flat_z is not None:
+        flat = cast_onto(flat, light, flat_z)
+    depth_all = cam.depth(flat).reshape(len(strokes), pieces + 1)
+    uv_all = cam.project_ideal(flat).reshape(len(strokes), pieces + 1, 2)
+    pr_all = cam.fx * radii / np.maximum(depth_all, 20)
+    fixed_all = (uv_all * _ONE).astype(int).tolist()  # int() of each coordinate, as cv2.line wants
+    if flat_z is None:
+        lit = 0.6 + 0.35 * max(0.0, float(light[2]))
+        # Darker outline, body, then a highlight along the middle: a rounded limb.
+        factors = (0.7, 0.84, 0.96, 1.05, 1.12)
+    widths = (1.0, 0.86, 0.68, 0.48, 0.26)
+    for si, st in enumerate(strokes):
+        depth = depth_all[si]
         if np.all(depth < 20):
             continue
-        uv = cam.project_ideal(pts)
-        pr = cam.fx * radii / np.maximum(depth, 20)
-        if flat_z is None:
-            lit = 0.6 + 0.35 * max(0.0, float(light[2]))
-            # Darker outline, body, then a highlight along the middle: a rounded limb.
-            colours = [shade(st.bgr, lit * f) for f in (0.7, 0.84, 0.96, 1.05, 1.12)]
-        else:
-            colours = [(255, 255, 255)]
+        pr = pr_all[si].tolist()
+        near_ok = [bool(depth[k] >= 20 and depth[k + 1] >= 20) for k in range(pieces)]  # behind (or at) the camera: out of the picture anyway
+        pts_fixed = fixed_all[si]
+        colours = [shade(st.bgr, lit * f) for f in factors] if flat_z is None else [(255, 255, 255)]
         for layer, col in enumerate(colours):
-            width = (1.0, 0.86, 0.68, 0.48, 0.26)[layer]
+            width = widths[layer]
             for k in range(pieces):
-                if depth[k] < 20 or depth[k + 1] < 20:
-                    continue  # behind (or at) the camera: out of the picture anyway
-                p0, p1 = uv[k], uv[k + 1]
+                if not near_ok[k]:
+                    continue
                 thick = max(1, int(2 * width * (pr[k] + pr[k + 1]) / 2))
                 if thick > 2000:
                     continue
-                cv2.line(img, (int(p0[0] * _ONE), int(p0[1] * _ONE)), (int(p1[0] * _ONE), int(p1[1] * _ONE)), col, thick, cv2.LINE_AA, SHIFT)
+                p0, p1 = tuple(pts_fixed[k]), tuple(pts_fixed[k + 1])
+                cv2.line(img, p0, p1, col, thick, cv2.LINE_AA, SHIFT)
                 if mask is not None and layer == 0:
-                    cv2.line(mask, (int(p0[0] * _ONE), int(p0[1] * _ONE)), (int(p1[0] * _ONE), int(p1[1] * _ONE)), 255, thick, cv2.LINE_8, SHIFT)
+                    cv2.line(mask, p0, p1, 255, thick, cv2.LINE_8, SHIFT)
