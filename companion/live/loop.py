@@ -620,11 +620,12 @@ class Loop:
         So the unread pop was a value no peg could use (a player with a
         usable pop moves before the next pop). The values are grouped by who
         pops next (a 6 gives the same player an extra pop); with *board*,
-        only the groups whose next player could have made that move (with
-        the pops held since, played in order, or with a pop not seen) are kept. One group left: one
-        value in it is the pop; several (never a 6) pass the turn (``skip``:
-        the value cannot matter). Otherwise the number is asked for, once,
-        and the new pop is held. Returns whether the unread pop was settled.
+        only the groups after which the pops held since, played in order,
+        make that board (see :meth:`_could_follow`) are kept. One group left:
+        one value in it is the pop; several (never a 6) pass the turn
+        (``skip``: the value cannot matter). Otherwise the number is asked
+        for, once (without *board*), and the new pop stays held. Returns
+        whether the unread pop was settled.
         """
         unread = self.unread
         state = self.referee.state
