@@ -1,0 +1,42 @@
+"""The judge's delay figures: matched events only, worked-out pops apart."""
+
+from __future__ import annotations
+
+from companion.live.judge import judge
+
+
+def ev(kind: str, value: int | None = None, color: str = "red") -> dict[str, object]:
+    return {"event": kind, "color": color, "value": value}
+
+
+TRUTH = [ev("turn"), ev("pop", 4), ev("move", 4), ev("turn", color="blue"), ev("pop", 2, "blue"),
+         ev("move", 2, "blue"), ev("turn")]
+POP_AT = [1.0, 5.0]
+MOVE_AT = [3.0, 7.0]
+
+
+def test_delays_pair_each_announcement_with_its_own_truth_time() -> None:
+    emitted = [(0.0, TRUTH[0]), (1.3, TRUTH[1]), (3.2, TRUTH[2]), (3.2, TRUTH[3]), (5.3, TRUTH[4]),
+               (7.1, TRUTH[5]), (7.1, TRUTH[6])]
+    verdict = judge(TRUTH, emitted, pop_at=POP_AT, move_at=MOVE_AT)
+    assert verdict.right
+    assert [round(d, 3) for d in verdict.delays] == [0.3, 0.2, 0.3, 0.1]
+
+
+def test_a_wrong_event_does_not_hide_the_other_delays() -> None:
+    # Red's pop was passed with a skip (value unknown): the game is wrong,
+    # but Blue's pop and move are still measured against their own times.
+    emitted = [(0.0, TRUTH[0]), (2.0, ev("skip")), (2.0, TRUTH[3]), (5.3, TRUTH[4]),
+               (7.1, TRUTH[5]), (7.1, TRUTH[6])]
+    verdict = judge(TRUTH[:2] + TRUTH[3:], emitted, pop_at=POP_AT, move_at=MOVE_AT[1:])
+    assert not verdict.right
+    # Truth without Red's move: pops at 1.0 (Red, unmatched) and 5.0 (Blue).
+    assert [round(d, 3) for d in verdict.delays] == [0.3, 0.1]
+
+
+def test_pops_worked_out_from_the_move_are_left_out_of_the_delays() -> None:
+    emitted = [(0.0, TRUTH[0]), (3.2, TRUTH[1]), (3.2, TRUTH[2]), (3.2, TRUTH[3]), (5.3, TRUTH[4]),
+               (7.1, TRUTH[5]), (7.1, TRUTH[6])]
+    verdict = judge(TRUTH, emitted, pop_at=POP_AT, move_at=MOVE_AT, worked_out=[1])
+    assert verdict.right and verdict.pops_worked_out == 1
+    assert [round(d, 3) for d in verdict.delays] == [0.2, 0.3, 0.1]
