@@ -262,7 +262,15 @@ def _default_layout() -> Layout:
     return load_layout()
 
 
+@lru_cache(maxsize=512)
 def _peg_pose(p: PegPlacement) -> shapes.PegPose:
+    """A placement's pose (cached: the pegs of a video stay put from frame to frame)."""
+    pose = _peg_pose_of(p)
+    pose.rot.flags.writeable = False  # shared between frames
+    return pose
+
+
+def _peg_pose_of(p: PegPlacement) -> shapes.PegPose:
     rot = np.eye(3)
     if p.tilt_deg:
         d = math.radians(p.tilt_dir_deg)
