@@ -12,6 +12,12 @@ command; 0.15 s keeps fluent phrases whole (pauses between words are mostly
 shorter) while leaving room for decoding under the 200 ms target. A phrase
 split at a longer pause is still caught: the wake word alone arms the
 listener for the next utterance (see :mod:`companion.voice.policy`).
+
+Besides finished utterances, :meth:`Endpointer.feed_events` reports the
+audio of an utterance *while it is spoken* (a ``start`` event with the
+pre-roll, then ``audio`` frames, then ``end`` or ``abort``), so that a
+recogniser can decode incrementally and have little left to do when the
+speaker stops.
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ import numpy as np
 from companion.voice.audio import RATE, Samples
 
 FRAME = RATE // 100  # 10 ms
+#: Frames quieter than this are digital silence, not a noise floor (a real
+#: microphone's hiss is far louder).
+DIGITAL_SILENCE_DB = -90.0
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,22 @@ class Utterance:
     start_s: float
     end_s: float  # where speech ended (before the hangover)
     capped: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """One step of an utterance as the stream goes by.
+
+    ``kind`` is ``"start"`` (speech began; *samples* is the pre-roll and the
+    first loud frames, where the utterance's samples will begin),
+    ``"audio"`` (one more 10 ms frame of the open utterance), ``"abort"``
+    (the open utterance was too short to be speech: forget it) or ``"end"``
+    (*utterance* is finished; its samples are a prefix of what was reported).
+    """
+
+    kind: str
+    samples: Samples | None = None
+    utterance: Utterance | None = None
 
 
 def frame_db(frame: Samples) -> float:
@@ -61,6 +86,7 @@ class Endpointer:
         self._speech_frames = 0
         self._frame_index = 0  # frames consumed so far
         self._start_frame = 0
+        self._events: list[Event] = []
 
     @property
     def in_speech(self) -> bool:
@@ -68,22 +94,33 @@ class Endpointer:
 
     def feed(self, samples: Samples) -> list[Utterance]:
         """Consume *samples*; return the utterances that ended in them."""
+        return [e.utterance for e in self.feed_events(samples) if e.utterance is not None]
+
+    def feed_events(self, samples: Samples) -> list[Event]:
+        """Consume *samples*; return what happened in them, in order."""
         data = np.concatenate([self._pending, np.asarray(samples, dtype=np.float32)])
         n = len(data) // FRAME
         self._pending = data[n * FRAME:]
-        out: list[Utterance] = []
         for k in range(n):
             utt = self._step(data[k * FRAME:(k + 1) * FRAME])
             if utt is not None:
-                out.append(utt)
-        return out
+                self._events.append(Event("end", utterance=utt))
+        events, self._events = self._events, []
+        return events
 
     def flush(self) -> list[Utterance]:
         """End of stream: close an utterance still open."""
+        return [e.utterance for e in self.flush_events() if e.utterance is not None]
+
+    def flush_events(self) -> list[Event]:
+        """End of stream: ``end`` for an utterance still open (``abort`` if it
+        was too short to be speech)."""
         if self._in_speech and self._speech_frames >= self.min_speech:
-            return [self._close(self._frame_index - self._quiet_run, capped=False)]
+            return [Event("end", utterance=self._close(self._frame_index - self._quiet_run,
+                                                       capped=False))]
+        was_open = self._in_speech
         self._reset()
-        return []
+        return [Event("abort")] if was_open else []
 
     def _reset(self) -> None:
         self._in_speech = False
@@ -102,7 +139,7 @@ class Endpointer:
     def _step(self, frame: Samples) -> Utterance | None:
         db = frame_db(frame)
         self._frame_index += 1
-        if not self._floor_init:
+        if not self._floor_init and db > DIGITAL_SILENCE_DB:
             self.floor, self._floor_init = db, True
         self._frames.append(frame)
         if not self._in_speech:
@@ -110,8 +147,11 @@ class Endpointer:
                 self._loud_run += 1
             else:
                 self._loud_run = 0
-                # adapt the floor: fast down, slow up
-                self.floor = db if db < self.floor else 0.98 * self.floor + 0.02 * db
+                # adapt the floor: fast down, slow up; never to digital
+                # silence (exact zeros, as in synthesised speech), whose
+                # -100 dB "floor" would make the faintest hiss after it speech
+                if db > DIGITAL_SILENCE_DB:
+                    self.floor = db if db < self.floor else 0.98 * self.floor + 0.02 * db
             if self._loud_run >= self.min_start:
                 self._in_speech = True
                 self._speech_frames = self._loud_run
@@ -119,9 +159,11 @@ class Endpointer:
                 back = min(len(self._frames), self.preroll + self._loud_run)
                 self._frames = self._frames[-back:]
                 self._start_frame = self._frame_index - back
+                self._events.append(Event("start", samples=np.concatenate(self._frames)))
             elif len(self._frames) > self.preroll + self.min_start:
                 self._frames = self._frames[-(self.preroll + self.min_start):]
             return None
+        self._events.append(Event("audio", samples=frame))
         if db > self.floor + self.end_db:
             self._quiet_run = 0
             self._speech_frames += 1
@@ -134,6 +176,7 @@ class Endpointer:
                 self._in_speech = False
                 self._frames = self._frames[-self.preroll:]
                 self._loud_run = self._quiet_run = self._speech_frames = 0
+                self._events.append(Event("abort"))
                 return None
             return self._close(self._frame_index - self._quiet_run, capped=False)
         return None

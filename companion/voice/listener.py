@@ -27,10 +27,21 @@ import numpy as np
 from companion.errors import UserError
 from companion.voice import grammar
 from companion.voice.audio import RATE, Samples, read_wav
-from companion.voice.endpoint import Endpointer, Utterance
+from companion.voice.endpoint import Endpointer, Event, Utterance
 from companion.voice.grammar import Command, Context
 from companion.voice.policy import Decision, Policy
-from companion.voice.recognisers import Hypothesis, Recogniser, default_recogniser
+from companion.voice.recognisers import (
+    Hypothesis,
+    PocketSphinxStream,
+    Recogniser,
+    default_recogniser,
+)
+
+#: An utterance that starts within this many seconds of the last one is
+#: decoded from its first frame, with the last one's cepstral mean (same
+#: microphone, room and, mostly, speaker); otherwise the stream first buffers
+#: :data:`~companion.voice.recognisers.PRIME_S` seconds to estimate it.
+CMN_RECENT_S = 10.0
 
 
 def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context) -> Hypothesis:
@@ -45,15 +56,22 @@ def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context
     opinion for bare numbers only 82.7%, digits grammar alone 87.7%.
     """
     hyp = recogniser.decode(samples, context)
-    if context in (Context.POP, Context.ANY):
-        command = hyp.command(context)
-        words = hyp.text.split()
-        if (command is not None and command.intent == "pop"
-                and grammar.WAKE_WORD not in words and "was" not in words):
-            second = recogniser.decode(samples, Context.DIGITS)
-            if second.text:
-                return second
+    if wants_second_opinion(hyp, context):
+        second = recogniser.decode(samples, Context.DIGITS)
+        if second.text:
+            return second
     return hyp
+
+
+def wants_second_opinion(hyp: Hypothesis, context: Context) -> bool:
+    """A pop heard without the wake word or "was", where bare numbers compete
+    with pop phrasings (see :func:`decode_in_context`)."""
+    if context not in (Context.POP, Context.ANY):
+        return False
+    command = hyp.command(context)
+    words = hyp.text.split()
+    return (command is not None and command.intent == "pop"
+            and grammar.WAKE_WORD not in words and "was" not in words)
 
 
 @dataclass(frozen=True)
@@ -67,6 +85,8 @@ class Heard:
     #: Seconds from the end of speech to the decision: the endpointer's
     #: hangover plus decoding time.
     latency_s: float
+    #: Decoded while it was spoken (only the last step was left at its end).
+    streamed: bool = False
 
 
 class Listener:
@@ -78,6 +98,12 @@ class Listener:
         self.policy = policy or Policy()
         self.endpointer = endpointer or Endpointer()
         self._stream_s = 0.0
+        #: The utterance being decoded while it is spoken, when the
+        #: recogniser can (PocketSphinx); None otherwise.
+        self._open: PocketSphinxStream | None = None
+        #: Stream time the last utterance ended (its cepstral mean starts
+        #: the next stream at once when that is recent).
+        self._last_end_s = -1e9
 
     # ---- files ----------------------------------------------------------
     def recognise(self, samples: Samples) -> tuple[Hypothesis, Command | None]:
@@ -90,29 +116,70 @@ class Listener:
         return self.recognise(read_wav(path).samples)
 
     # ---- a live stream --------------------------------------------------
-    def hear(self, utterance: Utterance, now: float | None = None) -> Heard:
-        """Decode one utterance under the policy's current context and decide."""
+    def hear(self, utterance: Utterance, now: float | None = None,
+             stream: PocketSphinxStream | None = None) -> Heard:
+        """Decode one utterance and decide. With *stream* (the utterance
+        decoded while it was spoken) its context and result are used;
+        otherwise the utterance is decoded now under the policy's context."""
         started = time.monotonic()
         when = utterance.end_s if now is None else now
-        context = self.policy.context(when)
-        hyp = decode_in_context(self.recogniser, utterance.samples, context)
+        hyp: Hypothesis | None = None
+        streamed = False
+        if stream is not None:
+            context = stream.context
+            hyp = stream.finish(utterance.samples)
+            streamed = hyp is not None
+            if hyp is not None and wants_second_opinion(hyp, context):
+                second = stream.second_opinion
+                if second is not None and second.text:
+                    hyp = second
+        else:
+            context = self.policy.context(when)
+        if hyp is None:
+            hyp = decode_in_context(self.recogniser, utterance.samples, context)
         decision = self.policy.decide(hyp, context, when)
         hangover = self.endpointer.hangover / 100
         return Heard(utterance, context, hyp, decision,
-                     hangover + (time.monotonic() - started))
+                     hangover + (time.monotonic() - started), streamed)
 
     def feed(self, samples: Samples) -> list[Heard]:
         """Consume a block of 16 kHz samples; return what was heard in it.
-        Times are stream seconds, so a recorded stream replays identically."""
+        Times are stream seconds, so a recorded stream replays identically.
+        A PocketSphinx recogniser decodes each utterance while it is spoken,
+        under the context in force when it began."""
+        start_s = self._stream_s
         self._stream_s += len(samples) / RATE
-        return [self.hear(u) for u in self.endpointer.feed(samples)]
+        return self._handle(self.endpointer.feed_events(samples), start_s)
 
     def finish(self) -> list[Heard]:
         """End of the stream: decide on an utterance still open."""
-        return [self.hear(u) for u in self.endpointer.flush()]
+        return self._handle(self.endpointer.flush_events(), self._stream_s)
+
+    def _handle(self, events: list[Event], block_start_s: float) -> list[Heard]:
+        out = []
+        start_stream = getattr(self.recogniser, "start_stream", None)
+        for event in events:
+            if event.kind == "start" and start_stream is not None and event.samples is not None:
+                recent = block_start_s - self._last_end_s <= CMN_RECENT_S
+                cmn = getattr(self.recogniser, "last_cmn", None) if recent else None
+                self._open = start_stream(self.policy.context(block_start_s), cmn)
+                self._open.feed(event.samples)
+            elif event.kind == "audio" and self._open is not None and event.samples is not None:
+                self._open.feed(event.samples)
+            elif event.kind == "abort" and self._open is not None:
+                self._open.cancel()
+                self._open = None
+            elif event.utterance is not None:
+                stream, self._open = self._open, None
+                out.append(self.hear(event.utterance, stream=stream))
+                self._last_end_s = event.utterance.end_s
+        return out
 
     def microphone(self, stop: threading.Event, block_s: float = 0.05) -> Iterator[Heard]:
         """Listen to the default microphone until *stop* is set."""
+        prepare = getattr(self.recogniser, "prepare_streaming", None)
+        if prepare is not None:
+            prepare()
         with open_microphone(block_s) as blocks:
             while not stop.is_set():
                 try:

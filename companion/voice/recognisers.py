@@ -89,8 +89,6 @@ class PocketSphinxRecogniser:
     name = "pocketsphinx"
 
     def __init__(self, topn: int = 16, **decoder_options: Any) -> None:
-        from pocketsphinx import Decoder
-
         model = _model_dir()
         options: dict[str, Any] = {
             "hmm": str(model / "en-us" / "en-us"),
@@ -106,13 +104,53 @@ class PocketSphinxRecogniser:
             "logfn": os.devnull,
         }
         options.update(decoder_options)
-        self._decoder = Decoder(**options)
+        self._options = options
+        self._decoder = self._make_decoder(options)
+        self._live: tuple[Any, Any, Any] | None = None
+        self._open_stream: PocketSphinxStream | None = None
+        #: The cepstral mean of the last utterance (its batch mean, or the
+        #: estimate a stream started from): a stream may start from it.
+        self.last_cmn: str | None = None
+
+    @staticmethod
+    def _make_decoder(options: dict[str, Any]) -> Any:
+        from pocketsphinx import Decoder
+
+        decoder = Decoder(**options)
         for word, phones in grammar.EXTRA_PRONUNCIATIONS.items():
-            if self._decoder.lookup_word(word) is None:
-                self._decoder.add_word(word, phones, False)
+            if decoder.lookup_word(word) is None:
+                decoder.add_word(word, phones, False)
         for context in Context:
-            self._decoder.add_jsgf_string(context.value, grammar.jsgf(context))
-        self._decoder.add_allphone_file("phones", str(model / "en-us" / "en-us-phone.lm.bin"))
+            decoder.add_jsgf_string(context.value, grammar.jsgf(context))
+        decoder.add_allphone_file("phones", str(_model_dir() / "en-us" / "en-us-phone.lm.bin"))
+        return decoder
+
+    def prepare_streaming(self) -> None:
+        """Load the three live decoders (grammar, phone loop, digits) now
+        rather than when the first utterance starts."""
+        if self._live is None:
+            options = {**self._options, "cmn": "live"}
+            self._live = (self._make_decoder(options), self._make_decoder(options),
+                          self._make_decoder(options))
+
+    def start_stream(self, context: Context, cmn: str | None = None) -> PocketSphinxStream:
+        """Begin decoding an utterance while it is spoken (see
+        :class:`PocketSphinxStream`); *cmn*, the cepstral mean of a recent
+        utterance, lets decoding start at once. A stream still open (its
+        listener went away mid-utterance) is cancelled first."""
+        self.prepare_streaming()
+        assert self._live is not None
+        if self._open_stream is not None:
+            self._open_stream.cancel()
+        self._open_stream = PocketSphinxStream(self, context, self._live, cmn)
+        return self._open_stream
+
+    def cmn_estimate(self, pcm: bytes) -> str:
+        """The batch cepstral mean of *pcm*, as PocketSphinx's CMN string:
+        decode it once (the small digits search; only the mean is kept)."""
+        self._run(Context.DIGITS.value, pcm)
+        self.last_cmn = str(self._decoder.get_cmn())
+        return self.last_cmn
 
     def _run(self, search: str, pcm: bytes) -> tuple[str, float]:
         """Decode *pcm* with one search; (text, score). PocketSphinx's Python
@@ -131,16 +169,7 @@ class PocketSphinxRecogniser:
     def _unexplained(self, clip: Samples, pad_frames: int) -> float:
         """Seconds of loud frames of *clip* (the audio before padding) that
         the last decode aligned to silence or fillers."""
-        loud = np.concatenate([np.zeros(pad_frames, bool), loud_frames(clip),
-                               np.zeros(pad_frames + 2, bool)])
-        count = 0
-        for seg in self._decoder.seg():
-            word = seg.word
-            if seg.start_frame < 0 or not (word.startswith("<") or word.startswith("[")
-                                           or word.startswith("+")):
-                continue
-            count += int(loud[seg.start_frame:seg.end_frame + 1].sum())
-        return count / 100.0
+        return unexplained_s(self._decoder, clip, pad_frames)
 
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
         x = np.asarray(samples, dtype=np.float32)
@@ -150,6 +179,7 @@ class PocketSphinxRecogniser:
         padded = pad_with_noise(x, level=noise_floor(x))
         pcm = to_pcm16(padded)
         text, score = self._run(context.value, pcm)
+        self.last_cmn = str(self._decoder.get_cmn())
         text = grammar.normalise(text)
         frames = len(pcm) // 320
         if not text:
@@ -158,6 +188,133 @@ class PocketSphinxRecogniser:
         _, phone_score = self._run("phones", pcm)
         ratio = score / phone_score if phone_score > 0 else 1.0
         return Hypothesis(text, min(1.0, ratio), frames, unexplained)
+
+
+def unexplained_s(decoder: Any, clip: Samples, pad_frames: int) -> float:
+    """Seconds of loud frames of *clip* that *decoder*'s last decode aligned
+    to silence or fillers; the decoder saw *pad_frames* frames before the
+    clip began."""
+    loud = np.concatenate([np.zeros(pad_frames, bool), loud_frames(clip),
+                           np.zeros(pad_frames + 2, bool)])
+    count = 0
+    for seg in decoder.seg():
+        word = seg.word
+        if seg.start_frame < 0 or not (word.startswith("<") or word.startswith("[")
+                                       or word.startswith("+")):
+            continue
+        count += int(loud[seg.start_frame:seg.end_frame + 1].sum())
+    return count / 100.0
+
+
+#: Seconds of an utterance buffered before incremental decoding starts: the
+#: cepstral mean of this much (pre-roll, and "referee" in a command) stands
+#: in for the whole utterance's. Shorter utterances are decoded in one batch
+#: at the end, which is quick for them.
+PRIME_S = 0.8
+
+
+class PocketSphinxStream:
+    """One utterance decoded while it is spoken.
+
+    PocketSphinx normalises each utterance by its cepstral mean (batch CMN);
+    decoding incrementally needs that mean before the utterance is over. So
+    the first :data:`PRIME_S` seconds are buffered, their batch mean is
+    computed, and three live decoders (the context's grammar, the phone loop
+    for the confidence, and the digits for the pop second opinion) start
+    from it and are fed every block as it arrives. At the end only the last
+    block and the final search step remain: the latency from end of speech
+    to command is then the endpointer's hangover plus a few milliseconds,
+    instead of hangover plus two whole decodes. An utterance shorter than
+    :data:`PRIME_S` (a bare "five") is decoded in one batch by
+    :meth:`finish` returning None.
+
+    Measured (docs/voice.md): on the command set spoken by a development
+    voice, 44/48 right vs 45/48 for the batch decode of the same clips.
+    """
+
+    def __init__(self, owner: PocketSphinxRecogniser, context: Context,
+                 decoders: tuple[Any, Any, Any], cmn: str | None = None) -> None:
+        self.context = context
+        self._owner = owner
+        self._decoders = decoders
+        self._searches = (context.value, "phones", Context.DIGITS.value)
+        self._digits = context in (Context.POP, Context.ANY)
+        self._buffer: list[Samples] = []
+        self._buffered = 0
+        self._started = False
+        self._cmn = cmn
+        self._rng = np.random.default_rng(0)
+        self.second_opinion: Hypothesis | None = None
+
+    def _active(self) -> tuple[tuple[Any, str], ...]:
+        pairs = tuple(zip(self._decoders, self._searches, strict=True))
+        return pairs if self._digits else pairs[:2]
+
+    def _pcm(self, samples: Samples) -> bytes:
+        x = np.asarray(samples, dtype=np.float32)
+        return to_pcm16(x + self._rng.normal(0.0, 1e-3, len(x)).astype(np.float32))
+
+    def feed(self, samples: Samples) -> None:
+        """More audio of the utterance, in stream order."""
+        if self._started:
+            pcm = self._pcm(samples)
+            for decoder, _search in self._active():
+                decoder.process_raw(pcm, full_utt=False)
+            return
+        self._buffer.append(np.asarray(samples, dtype=np.float32))
+        self._buffered += len(samples)
+        if self._cmn is not None or self._buffered >= PRIME_S * RATE:
+            pcm = self._pcm(np.concatenate(self._buffer))
+            cmn = self._cmn if self._cmn is not None else self._owner.cmn_estimate(pcm)
+            for decoder, search in self._active():
+                # a fresh feature pipeline: live CMN otherwise carries frame
+                # counts over from the last utterance and shifts its mean
+                # mid-utterance (measured: confidence 0.78 instead of 0.97)
+                decoder.reinit_feat()
+                decoder.set_cmn(cmn)
+                decoder.activate_search(search)
+                decoder.start_utt()
+                decoder.process_raw(pcm, full_utt=False)
+            self._started = True
+            self._buffer = []
+
+    def cancel(self) -> None:
+        """The utterance was not speech after all."""
+        if self._started:
+            for decoder, _search in self._active():
+                decoder.end_utt()
+            self._started = False
+        if self._owner._open_stream is self:
+            self._owner._open_stream = None
+
+    def finish(self, clip: Samples) -> Hypothesis | None:
+        """End of the utterance whose samples are *clip* (a prefix of what
+        was fed): the hypothesis, or None when the utterance was too short to
+        have started decoding (decode *clip* in one batch instead)."""
+        if self._owner._open_stream is self:
+            self._owner._open_stream = None
+        if not self._started:
+            return None
+        self._started = False
+        results = []
+        for decoder, _search in self._active():
+            decoder.end_utt()
+            hyp = decoder.hyp()
+            results.append(("", 0.0) if hyp is None else (hyp.hypstr, float(hyp.best_score)))
+        frames = self._decoders[0].n_frames()
+        x = np.asarray(clip, dtype=np.float32)
+        phone_score = results[1][1]
+
+        def hypothesis(decoder: Any, text: str, score: float) -> Hypothesis:
+            text = grammar.normalise(text)
+            if not text:
+                return Hypothesis("", 0.0, frames)
+            ratio = score / phone_score if phone_score > 0 else 1.0
+            return Hypothesis(text, min(1.0, ratio), frames, unexplained_s(decoder, x, 0))
+
+        if self._digits:
+            self.second_opinion = hypothesis(self._decoders[2], *results[2])
+        return hypothesis(self._decoders[0], *results[0])
 
 
 def loud_frames(samples: Samples, above_floor_db: float = 15.0,

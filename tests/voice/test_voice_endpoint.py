@@ -57,3 +57,34 @@ def test_endless_speech_is_cut_at_the_cap() -> None:
 def test_an_utterance_open_at_the_end_of_the_stream_is_flushed() -> None:
     utts = _run(np.concatenate([_noise(0.5), _tone(0.7)]))
     assert len(utts) == 1 and abs(utts[0].end_s - 1.2) < 0.05
+
+
+def test_events_report_the_utterance_while_it_is_spoken() -> None:
+    stream = np.concatenate([_noise(1.0), _tone(0.8), _noise(1.0, seed=6)])
+    ep = Endpointer()
+    events = []
+    for i in range(0, len(stream), 800):
+        events += ep.feed_events(stream[i:i + 800])
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "start" and kinds[-1] == "end"
+    assert set(kinds[1:-1]) == {"audio"}
+    fed = np.concatenate([e.samples for e in events if e.samples is not None])
+    utt = events[-1].utterance
+    assert utt is not None
+    # the utterance is a prefix of what was reported while it was spoken
+    assert np.array_equal(fed[:len(utt.samples)], utt.samples)
+    assert len(fed) > len(utt.samples)  # the hangover was reported too
+
+
+def test_a_click_is_reported_and_then_aborted() -> None:
+    stream = np.concatenate([_noise(1.0), _tone(0.05), _noise(1.0, seed=7)])
+    events = Endpointer().feed_events(stream)
+    assert [e.kind for e in events if e.kind != "audio"] == ["start", "abort"]
+
+
+def test_digital_silence_is_not_a_noise_floor() -> None:
+    # synthesised speech holds exact zeros; the faint hiss after them is not speech
+    stream = np.concatenate([_noise(1.0), _tone(0.6), np.zeros(RATE // 5, np.float32),
+                             _noise(1.5, seed=8)])
+    utts = _run(stream)
+    assert len(utts) == 1

@@ -75,6 +75,40 @@ def test_a_stream_with_a_split_command_is_heard_through_the_wake_word(speech, re
                            [("wake", None), ("apply", Command("undo"))])
 
 
+def _quiet(seconds: float, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.normal(0, 1e-3, int(seconds * RATE)).astype(np.float32)
+
+
+def _stream_through(ear: Listener, stream: np.ndarray, block: int = 800) -> list:  # type: ignore[type-arg]
+    heard = []
+    for i in range(0, len(stream), block):
+        heard += ear.feed(stream[i:i + block])
+    return heard + ear.finish()
+
+
+def test_a_command_is_decoded_while_it_is_spoken(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    # the first word has no recent utterance to borrow a cepstral mean from
+    # (it is buffered first, or decoded in one batch if short); the command
+    # that follows is decoded as it arrives
+    stream = np.concatenate([_quiet(0.8), speech("Stop.", "en-us", 160), _quiet(1.0, 1),
+                             speech("Referee where are the pegs", "en-us", 160),
+                             _quiet(1.0, 2)])
+    heard = _stream_through(Listener(recogniser=recogniser), stream)
+    assert [(h.decision.action, h.decision.command) for h in heard] == [
+        ("apply", Command("stop")), ("apply", Command("status"))]
+    assert heard[1].streamed
+
+
+def test_a_listener_dropped_mid_utterance_does_not_break_the_next(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    command = speech("Referee whose turn is it", "en-us", 160)
+    dropped = Listener(recogniser=recogniser)
+    dropped.feed(np.concatenate([_quiet(0.8), command[: len(command) * 3 // 4]]))
+    heard = _stream_through(Listener(recogniser=recogniser),
+                            np.concatenate([_quiet(0.8, 3), command, _quiet(1.0, 4)]))
+    assert [(h.decision.command, h.streamed) for h in heard] == [(Command("whose-turn"), True)]
+
+
 def _real_digit_sample() -> list[tuple[Path, int]]:
     folder = paths.spoken_digits_dir() / "recordings"
     if not folder.is_dir():
