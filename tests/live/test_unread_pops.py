@@ -243,3 +243,18 @@ def test_the_next_players_move_with_its_pop_held_settles_an_unread_pop_as_lost()
     assert events_after(loop, n)[:2] == [("skip", None), ("turn", None)]
     loop.handle(Spoken(10.0, "pop", {"value": 2}))
     assert events_after(loop, n)[2:] == [("pop", 2), ("move", 2), ("turn", None)]
+
+
+def test_a_game_with_worked_out_and_taken_back_pops_resumes_from_its_record() -> None:
+    loop, _, recorder = started()
+    loop.handle(PopUnread(8.0))
+    loop.handle(PopSettled(9.7, 2))  # taken first as Blue's (Red's pop lost) ...
+    loop.handle(BoardStable(10.0, board(red=["track:1", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))  # ... then taken back
+    loop.handle(BoardStable(11.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert {"command": "undo"} in recorder.inputs and {"command": "skip"} in recorder.inputs
+    resumed = Loop(Referee, ListSpeaker())
+    resumed.resume([["red"], ["blue"]], recorder.inputs)
+    assert resumed.referee.position == loop.referee.position
+    assert (resumed.referee.player, resumed.referee.phase) == ("blue", "pop")
