@@ -98,6 +98,8 @@ class _Unread:
     asked: bool = False
     #: A move was seen that several values explain (waiting for the number).
     moved: bool = False
+    #: Who-goes-first only: play went on without the number; said once.
+    lost_track_said: bool = False
 
 
 @dataclass
@@ -512,8 +514,14 @@ class Loop:
         assert unread is not None
         if self.referee.phase == "first":
             # Who-goes-first is not settled while a pop in it is unknown: the
-            # loop is behind, so a move now is not called illegal.
-            self._ask_unread()
+            # loop is behind, so a move now is not called illegal; it says
+            # once how to put it back in step.
+            if not unread.lost_track_said:
+                unread.lost_track_said = True
+                self._say(
+                    "I have lost track of who goes first. Say the number "
+                    f"{unread.player.capitalize()} popped, or whose turn it is."
+                )
             return True
         values = self._pops_explaining(whole)
         if not values:

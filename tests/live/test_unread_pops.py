@@ -258,3 +258,26 @@ def test_a_game_with_worked_out_and_taken_back_pops_resumes_from_its_record() ->
     resumed.resume([["red"], ["blue"]], recorder.inputs)
     assert resumed.referee.position == loop.referee.position
     assert (resumed.referee.player, resumed.referee.phase) == ("blue", "pop")
+
+
+def test_play_going_on_after_an_unread_who_goes_first_pop_is_told_once_and_a_turn_puts_it_right() -> None:
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.start([["red"], ["blue"]])
+    loop.handle(BoardStable(1.0, board()))
+    loop.handle(PopUnread(2.0))
+    loop.handle(PopSettled(3.0, 5))
+    loop.handle(PopSettled(5.0, 6))  # Blue went first and pops a 6 ...
+    loop.handle(BoardStable(6.0, board(blue=["track:8", "home", "home", "home"])))  # ... and brings a peg out
+    loop.handle(BoardStable(6.5, board(blue=["home", "home", "home", "home"])))
+    loop.handle(BoardStable(7.0, board(blue=["track:8", "home", "home", "home"])))
+    lost = [t for t in said(speaker) if t.startswith("I have lost track")]
+    assert lost == ["I have lost track of who goes first. Say the number Red popped, or whose turn it is."]
+    assert "illegal" not in kinds(loop)
+    loop.handle(Spoken(8.0, "turn", {"color": "blue"}))
+    assert loop.unread is None and loop.held_pops == []
+    # The move on the board now waits for Blue's pop (asked), not an illegal call.
+    assert "illegal" not in kinds(loop)
+    assert any("I did not see Blue's pop" in t for t in said(speaker))
+    loop.handle(Spoken(9.0, "pop", {"value": 6}))
+    assert [e["event"] for _, e in loop.events][-3:] == ["pop", "move", "extra-pop"]
