@@ -23,7 +23,7 @@ def run_video(args: argparse.Namespace) -> int:
 
         raise UserError(f"--size must be WxH, like 640x480, not {args.size!r}")
     turns = args.turns or None
-    right = false_illegal = missed = worked_out = passed = 0
+    right = false_illegal = missed = shown = worked_out = passed = 0
     delays: list[float] = []
     frames = 0
     vision_s = render_s = 0.0
@@ -36,6 +36,7 @@ def run_video(args: argparse.Namespace) -> int:
         right += verdict.right
         false_illegal += verdict.false_illegal
         missed += verdict.missed_illegal
+        shown += verdict.illegal_shown
         delays.extend(verdict.delays)
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
@@ -55,7 +56,7 @@ def run_video(args: argparse.Namespace) -> int:
     print(f"games: {games}")
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
-    print(f"missed illegal moves: {missed}")
+    print(f"missed illegal moves: {missed} of {shown} shown")
     print(
         f"pops the camera could not read: {worked_out} taken from the move after them, "
         f"{passed} passed with no peg moved (value unknown: that game counts as wrong)"

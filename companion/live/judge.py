@@ -35,6 +35,8 @@ class Verdict:
     #: the only value that gives no move), and those it passed with ``skip``.
     pops_worked_out: int = 0
     unread_passed: int = 0
+    #: Illegal boards shown in the game (each must be announced once).
+    illegal_shown: int = 0
 
 
 def judge(
@@ -79,6 +81,7 @@ def judge(
         delays=delays,
         first_difference=difference,
         pops_worked_out=len(worked_out),
+        illegal_shown=len(illegal_at),
     )
 
 
