@@ -158,6 +158,27 @@ def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
     return None
 
 
+def _standing_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
+    """The colour (index) of a peg whose cap was missed, or None.
+
+    Used only where the whole base is in view (no nearer peg hides any of it)
+    and shows no recess at all: something stands in the hole. When its body
+    and its base both clearly show one peg colour and the top shows no other
+    colour, it is most likely a peg whose cap the top disc missed (a pixel
+    or two of pose error, glare on the cap). The caller treats such a peg as
+    ambiguous: it is kept only when the rules' prior confirms it.
+    """
+    if ev.recess_share[i] > 0.0:
+        return None
+    k = int(np.argmax(ev.body_cosine[i]))
+    for sat, cos in ((ev.body_saturation, ev.body_cosine), (ev.base_saturation, ev.base_cosine)):
+        if sat[i] < STANDING_SATURATION or cos[i, k] < model.min_cosine or int(np.argmax(cos[i])) != k:
+            return None
+    if ev.top_saturation[i] >= WEAK_SATURATION and int(np.argmax(ev.top_cosine[i])) != k:
+        return None
+    return k
+
+
 def _plastic(ev: HoleEvidence, i: int) -> bool:
     """A peg's cap, not print or a farther peg's side, shows at hole *i*'s top.
 
@@ -205,6 +226,9 @@ DARK_RECESS_RELATIVE = 0.4
 #: saturated, is plastic (:func:`_plastic`).
 CAP_BRIGHTER = 1.12
 CAP_BODY_SATURATION = 0.7
+
+#: The saturation body and base must both show for :func:`_standing_peg`.
+STANDING_SATURATION = 0.6
 
 #: The saturation a washed-out peg must still show on top, body and base alike.
 WEAK_SATURATION = 0.22
@@ -308,6 +332,11 @@ def classify(
             states[i], conf[i], reason[i] = COLORS[weak], 0.3, "weak"
             pegs_so_far.append(int(i))
             weak_pegs.append(int(i))
+        elif (covered is None or not covered.any()) and (
+                standing := _standing_peg(ev, int(i), model)) is not None:
+            states[i], conf[i], reason[i] = COLORS[standing], 0.2, "body"
+            pegs_so_far.append(int(i))
+            weak_pegs.append(int(i))
         else:
             states[i], conf[i], reason[i] = "unknown", 0.0, "no-evidence"
     ambiguous = np.zeros(n, dtype=bool)
@@ -324,7 +353,8 @@ def classify(
     # saturated than the print or the farther peg's shaded side a phantom shows.
     pegness = ev.top_saturation + ev.body_saturation
     before = list(states)
-    _four_per_colour(states, conf, ambiguous, pegness)
+    suspect = np.array([hole_owner[k] == states[k] and not _plastic(ev, k) for k in range(n)])
+    _four_per_colour(states, conf, ambiguous, pegness, suspect)
     if why is not None:
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
                   for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
@@ -332,12 +362,15 @@ def classify(
 
 
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
-                     pegness: np.ndarray) -> None:
+                     pegness: np.ndarray, suspect: np.ndarray) -> None:
     """Apply the rules' prior in place: every colour has exactly four pegs.
 
     Extra pegs are taken from the ambiguous ones (least plastic-looking
-    first) and made empty; if the excess is not explained by ambiguous pegs, the least sure
-    become unknown: the reader never picks a peg to drop at random. An
+    first) and made empty; if the excess is not explained by ambiguous pegs,
+    as many become unknown, *suspect* ones first (read on the print of their
+    own colour with no lit cap: where a blurred empty hole's phantom comes
+    from), then the least sure: the reader never picks a peg to drop at
+    random. An
     ambiguous peg is kept only when the prior confirms it: nothing on the
     board is unknown and its colour then has exactly four pegs; otherwise it
     is unknown too.
@@ -352,9 +385,9 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
             states[i], conf[i] = "empty", 0.5
         excess -= min(excess, len(weak))
         if excess > 0:
-            for i in sorted(idx, key=lambda i: conf[i])[:excess]:
-                if states[i] == colour:
-                    states[i], conf[i] = "unknown", 0.0
+            left = [i for i in idx if states[i] == colour]
+            for i in sorted(left, key=lambda i: (not suspect[i], conf[i]))[:excess]:
+                states[i], conf[i] = "unknown", 0.0
     settled = "unknown" not in states
     for colour in COLORS:
         idx = [i for i, s in enumerate(states) if s == colour]
