@@ -138,6 +138,11 @@ class DomeSample:
     state: str
     edition: str
     covered: bool  # a hand hides at least a quarter of the die
+    #: A settled die's top-face centre in the crop (px) and its turn (degrees,
+    #: the crop's ``face_patch`` convention: the face's edges lie at this angle
+    #: modulo 90), when known (``_settled_face``); None otherwise.
+    face_xy: tuple[float, float] | None = None
+    face_angle_deg: float | None = None
 
 
 def dome_crop_from_camera(frame: NDArray[np.uint8], camera: Any, layout: Any,
@@ -191,7 +196,39 @@ def render_dome_sample(seed: int, state: str | None = None, edition: str | None 
     scene = Scene.random(seed, layout, size=(1280, 720), **scene_knobs)
     frame, truth = render(_OPENING, DieView(value, state, edition), scene, seed=seed)
     crop = dome_crop_from_camera(frame, truth.camera, layout)
-    return DomeSample(seed, crop, value, state, edition, _die_covered(truth))
+    face = _settled_face(seed, layout, truth) if state == "settled" else None
+    return DomeSample(seed, crop, value, state, edition, _die_covered(truth),
+                      None if face is None else face[0], None if face is None else face[1])
+
+
+def _settled_face(seed: int, layout: Any, truth: Any,
+                  px: int = DOME_CROP_PX) -> tuple[tuple[float, float], float] | None:
+    """Where a settled die's top face is in the crop, and how it is turned.
+
+    The renderer's truth has the die's top in the frame but not its turn, so
+    the die's pose is drawn again exactly as ``companion.sim.render`` draws
+    it (yaw, then offset, from ``seed + 7919``); the result is checked
+    against the truth's ``die_top_px`` and None is returned if they disagree
+    by more than a pixel (the renderer changed), so nothing is trained on a
+    wrong place.
+    """
+    import math
+
+    from companion.vision.dice.dome import DOME_SPAN_RADII
+
+    rng = np.random.default_rng(seed + 7919)
+    yaw = float(rng.uniform(0, 360))
+    room = layout.die.dome_radius_mm - layout.die.size_mm * 0.75
+    a, r = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 0.5)) * room
+    cx, cy = layout.die.center
+    top = np.array([[cx + r * math.cos(a), cy + r * math.sin(a), layout.die.size_mm]])
+    seen = np.asarray(truth.camera.project(top), np.float64).reshape(2)
+    if math.dist(seen, truth.die_top_px) > 1.0:
+        return None
+    half = layout.die.dome_radius_mm * DOME_SPAN_RADII / 2.0
+    x = (r * math.cos(a) / (2.0 * half) + 0.5) * px - 0.5
+    y = (r * math.sin(a) / (2.0 * half) + 0.5) * px - 0.5
+    return (x, y), yaw % 360.0
 
 
 def _die_covered(truth: Any) -> bool:

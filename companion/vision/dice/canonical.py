@@ -1,0 +1,92 @@
+"""Canonical face patches: the die's top face cut out upright at a fixed scale.
+
+The learned face classifier (``facenet.py``) sees the top face always the
+same way: centred, its edges along the patch's axes, one face side
+``CANON_PX / CANON_SPAN`` patch pixels wide, with a thin margin of what lies
+around the face (its rim and the side faces or floor beyond). Cutting the
+face out this way takes the geometry (where, how turned, how large) out of
+the learning problem: the classifier only has to tell six layouts and
+"no face here" apart, and the location search only has to try places and
+quarter-turn angles.
+
+Many places at one angle are cut at once: the neighbourhood is warped
+upright once, then every window of it is a patch (a strided view, no copy
+until the features are made).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: The canonical patch's side in pixels ...
+CANON_PX = 24
+#: ... spanning this many face sides (the face plus a margin of 1/8 side each way).
+CANON_SPAN = 1.25
+
+FloatImage = NDArray[np.float32]
+
+
+def upright_region(
+    gray: FloatImage, x: float, y: float, angle_deg: float, die_px: float, reach: int
+) -> FloatImage:
+    """The neighbourhood of (*x*, *y*) in *gray*, turned upright by *angle_deg*
+    and scaled to canonical patch pixels; ``CANON_PX + 2 * reach`` pixels square.
+
+    Window ``[j:j+CANON_PX, i:i+CANON_PX]`` of the result is the canonical
+    patch of a face centred ``(i - reach, j - reach)`` patch pixels (in the
+    upright frame) from (*x*, *y*).
+    """
+    side = CANON_PX + 2 * reach
+    rot = cv2.getRotationMatrix2D((0.0, 0.0), -angle_deg, 1.0)[:, :2]
+    a = (die_px * CANON_SPAN / CANON_PX) * rot
+    c = (side - 1) / 2.0
+    t = np.array([x, y]) - a @ np.array([c, c])
+    m = np.hstack([a, t[:, None]]).astype(np.float64)
+    out = cv2.warpAffine(
+        gray,
+        m,
+        (side, side),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(out, np.float32)
+
+
+def canonical_patch(gray: FloatImage, x: float, y: float, angle_deg: float, die_px: float) -> FloatImage:
+    """The face centred at (*x*, *y*), turned by *angle_deg*, *die_px* wide in *gray*."""
+    return upright_region(gray, x, y, angle_deg, die_px, 0)
+
+
+def windows(region: FloatImage, stride: int) -> tuple[FloatImage, NDArray[np.int32]]:
+    """Every canonical window of *region* at *stride*: (N, CANON_PX, CANON_PX) and
+    their offsets (N, 2) as (dx, dy) in patch pixels from the region's centre."""
+    reach = (region.shape[0] - CANON_PX) // 2
+    view = np.lib.stride_tricks.sliding_window_view(region, (CANON_PX, CANON_PX))
+    starts = np.arange(0, 2 * reach + 1, stride)
+    picked = view[np.ix_(starts, starts)]
+    jj, ii = np.meshgrid(starts, starts, indexing="ij")
+    offsets = np.stack([ii.ravel() - reach, jj.ravel() - reach], axis=1).astype(np.int32)
+    return picked.reshape(-1, CANON_PX, CANON_PX), offsets
+
+
+def features(patches: FloatImage) -> FloatImage:
+    """Patches (N, CANON_PX, CANON_PX) -> rows the classifier reads: each patch
+    minus its mean over its spread, so exposure, haze and contrast drop out."""
+    flat = patches.reshape(len(patches), -1).astype(np.float32)
+    flat = flat - flat.mean(axis=1, keepdims=True)
+    spread = np.sqrt((flat * flat).mean(axis=1, keepdims=True)) + 2.0
+    return np.asarray(flat / spread, np.float32)
+
+
+def to_crop_offset(dx: float, dy: float, angle_deg: float, die_px: float) -> tuple[float, float]:
+    """An offset in upright patch pixels -> the same offset in the image's pixels."""
+    s = die_px * CANON_SPAN / CANON_PX
+    a = math.radians(angle_deg)
+    return (
+        s * (dx * math.cos(a) - dy * math.sin(a)),
+        s * (dx * math.sin(a) + dy * math.cos(a)),
+    )

@@ -1,0 +1,134 @@
+"""Find and read a flat die's top face with the learned classifier (pip dice).
+
+The classifier (``facenet.py``) is run on canonical windows (``canonical.py``)
+all over the dome's middle, at every few degrees of a quarter turn: where
+the die lies flat, one window holds its face upright and centred, and that
+window's value is the most certain of all; everywhere else (the floor, a
+glare spot, the die's side faces, the face half in view) the classifier
+says "no face". Searching by the classifier itself, rather than by a
+template and then judging, is what fixes the old reader's main fault: a
+face found a pip spacing off, or a glare spot taken for the face, could
+never be read right afterwards.
+
+Only the middle is searched: in the Pop-O-Matic a flat die rests within
+about 0.35 dome radii of the centre (the renderer models the same; see
+``docs/vision-dice.md``, "Cocked"). The coarse pass (every ``COARSE_STRIDE``
+patch px, every ``STEP_DEG`` degrees) is refined around its best window
+(every patch px, half the angle step), and the decision takes the best
+refined window.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.vision.dice.canonical import (
+    CANON_PX,
+    CANON_SPAN,
+    FloatImage,
+    features,
+    to_crop_offset,
+    upright_region,
+    windows,
+)
+from companion.vision.dice.facenet import NO_FACE, FaceNet
+
+#: The searched middle of the dome, in dome radii from its centre.
+SEARCH_ZONE = 0.42
+#: The coarse pass: angle step (degrees, over a quarter turn) and stride (patch px).
+STEP_DEG = 10.0
+COARSE_STRIDE = 2
+#: The fine pass around the coarse best: this many patch px either way, every pixel.
+FINE_REACH = 2
+
+
+@dataclass(frozen=True)
+class NetFace:
+    """The most certain face the classifier found, and how certain."""
+
+    value: int  # 1..6, or NO_FACE when no window held a face
+    probability: float  # the classifier's probability of that value there
+    rival: float  # the highest probability any *other* value got in any window
+    x: float  # the face's centre in the image searched (px)
+    y: float
+    angle_deg: float
+    from_centre: float  # dome radii
+
+
+@dataclass(frozen=True)
+class Scan:
+    """Every coarse window of one angle: where (crop px), the patches, the probabilities."""
+
+    angle_deg: float
+    xy: NDArray[np.float64]  # (N, 2) window centres in the crop
+    patches: FloatImage  # (N, CANON_PX, CANON_PX)
+    probs: FloatImage  # (N, 7)
+
+
+def scan_middle(gray: FloatImage, fraction: float, net: FaceNet, span_radii: float) -> list[Scan]:
+    """The coarse pass: the classifier on every window of the dome's middle, at each angle."""
+    side = float(min(gray.shape[:2]))
+    die = fraction * side
+    unit = die * CANON_SPAN / CANON_PX  # crop px per patch px
+    reach = int(math.ceil(SEARCH_ZONE * (side / span_radii) / unit))
+    centre = (side - 1.0) / 2.0
+    scans = []
+    for angle in np.arange(0.0, 90.0, STEP_DEG):
+        region = upright_region(gray, centre, centre, float(angle), die, reach)
+        wins, offsets = windows(region, COARSE_STRIDE)
+        keep = np.hypot(offsets[:, 0], offsets[:, 1]) <= reach
+        wins, offsets = wins[keep], offsets[keep].astype(np.float64)
+        a = math.radians(float(angle))
+        xy = centre + unit * np.stack(
+            [offsets[:, 0] * math.cos(a) - offsets[:, 1] * math.sin(a),
+             offsets[:, 0] * math.sin(a) + offsets[:, 1] * math.cos(a)], axis=1)
+        scans.append(Scan(float(angle), xy, wins, net.probabilities(features(wins))))
+    return scans
+
+
+def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: float) -> NetFace:
+    """The best face in the middle of a dome crop *gray* (float, any size, square).
+
+    *fraction* is the die's side over the crop's side; *span_radii* how many
+    dome radii the crop spans.
+    """
+    side = float(min(gray.shape[:2]))
+    die = fraction * side
+    radius_px = side / span_radii  # one dome radius
+    centre = (side - 1.0) / 2.0
+    rival = np.zeros(7, np.float32)
+    best_p, fx, fy, angle = -1.0, centre, centre, 0.0
+    for scan in scan_middle(gray, fraction, net, span_radii):
+        rival = np.maximum(rival, scan.probs.max(axis=0))
+        face = scan.probs[:, 1:].max(axis=1)
+        i = int(np.argmax(face))
+        if face[i] > best_p:
+            best_p, angle = float(face[i]), scan.angle_deg
+            fx, fy = float(scan.xy[i, 0]), float(scan.xy[i, 1])
+    # The fine pass: around the coarse best, every patch px, half a step either way.
+    top_p, top = -1.0, (fx, fy, angle, NO_FACE)
+    for a in (angle - STEP_DEG / 2.0, angle, angle + STEP_DEG / 2.0):
+        region = upright_region(gray, fx, fy, a, die, FINE_REACH)
+        wins, offsets = windows(region, 1)
+        probs = net.probabilities(features(wins))
+        rival = np.maximum(rival, probs.max(axis=0))
+        face = probs[:, 1:].max(axis=1)
+        i = int(np.argmax(face))
+        if face[i] > top_p:
+            ox, oy = to_crop_offset(float(offsets[i][0]), float(offsets[i][1]), a, die)
+            top_p, top = float(face[i]), (fx + ox, fy + oy, a % 90.0, int(np.argmax(probs[i, 1:])) + 1)
+    x, y, a, value = top
+    others = [float(rival[v]) for v in range(1, 7) if v != value]
+    return NetFace(
+        value,
+        top_p,
+        max(others),
+        x,
+        y,
+        a,
+        math.hypot(x - centre, y - centre) / radius_px,
+    )

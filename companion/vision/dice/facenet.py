@@ -1,0 +1,163 @@
+"""A small learned classifier of canonical face patches: pip value or no face.
+
+Why learned: through the dome a pip face is 20 to 30 px of haze, glare and
+blur, and hand-set tests on it (template correlation, pip-place darkness)
+either miss most faces or misplace them. A classifier trained on many
+rendered dome crops, cut out upright at the die's true place and turn
+(``canonical.py``), learns what a face looks like under all of that, and,
+trained also on near misses (the face shifted by a pip or more, turned
+30 degrees off, glare spots, the dome's rim, a leaning die), what a face is
+*not*: its "no face" class is what lets the reader both locate the face
+(the place where a value is most certain) and decline to read.
+
+A plain multilayer perceptron (ReLU hidden layers, softmax over seven
+classes: 0 = no face here, 1..6 the pip value) in numpy: no new
+dependency, and a few hundred thousand multiply-adds per patch. The weights
+are a small package data file (``pip_faces.npz``), loaded on first use. The
+training command is ``python -m companion.vision.dice.train_facenet``
+(``docs/vision-dice.md``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.vision.dice.canonical import CANON_PX, CANON_SPAN
+
+#: The trained pip-face classifier shipped with the package.
+PIP_NET_PATH = Path(__file__).with_name("pip_faces.npz")
+#: Class 0 means "no face here"; 1..6 are the values.
+NO_FACE = 0
+CLASSES = 7
+
+Matrix = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class FaceNet:
+    """Weights and biases of each layer, input first; ReLU between, softmax last."""
+
+    weights: tuple[Matrix, ...]
+    biases: tuple[Matrix, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(self.biases) or not self.weights:
+            raise ValueError("face net needs one bias per weight matrix, at least one layer")
+        if self.weights[0].shape[0] != CANON_PX * CANON_PX:
+            raise ValueError(
+                f"face net expects {CANON_PX * CANON_PX} inputs, its first layer has "
+                f"{self.weights[0].shape[0]}"
+            )
+        if self.weights[-1].shape[1] != CLASSES:
+            raise ValueError(f"face net must give {CLASSES} classes, not {self.weights[-1].shape[1]}")
+        for w, nxt in zip(self.weights[:-1], self.weights[1:], strict=True):
+            if w.shape[1] != nxt.shape[0]:
+                raise ValueError(f"face net layers do not chain: {w.shape} then {nxt.shape}")
+
+    def probabilities(self, rows: Matrix) -> Matrix:
+        """Class probabilities (N, 7) for feature rows (N, CANON_PX**2)."""
+        with single_threaded_blas():
+            return self._forward(rows)
+
+    def _forward(self, rows: Matrix) -> Matrix:
+        h = rows
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        h = h - h.max(axis=1, keepdims=True)
+        e = np.exp(h)
+        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+
+    def save(self, path: Path) -> None:
+        arrays: dict[str, Matrix] = {}
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            arrays[f"w{i}"] = w.astype(np.float32)
+            arrays[f"b{i}"] = b.astype(np.float32)
+        meta = np.array([CANON_PX, CANON_SPAN], np.float32)
+        save: Any = np.savez_compressed  # its stubs type **kwds as its own options
+        save(path, meta=meta, **arrays)
+
+    @classmethod
+    def load(cls, path: Path) -> FaceNet:
+        """The net stored at *path*; ValueError naming the problem if it is not one."""
+        if not path.is_file():
+            raise ValueError(f"face classifier {path} does not exist (see docs/vision-dice.md to train it)")
+        with np.load(path) as data:
+            meta = data.get("meta")
+            if meta is None or int(meta[0]) != CANON_PX or abs(float(meta[1]) - CANON_SPAN) > 1e-6:
+                raise ValueError(f"face classifier {path} was trained for other patches")
+            n = sum(1 for k in data.files if k.startswith("w"))
+            weights = tuple(np.asarray(data[f"w{i}"], np.float32) for i in range(n))
+            biases = tuple(np.asarray(data[f"b{i}"], np.float32) for i in range(n))
+        return cls(weights, biases)
+
+
+@lru_cache(maxsize=1)
+def pip_net() -> FaceNet:
+    """The shipped pip-face classifier, loaded once, on first use."""
+    return FaceNet.load(PIP_NET_PATH)
+
+
+class _Blas:
+    """numpy's bundled OpenBLAS thread count, when it can be reached (else nothing)."""
+
+    def __init__(self) -> None:
+        self.get: object = None
+        self.set: object = None
+        import numpy
+
+        folder = Path(numpy.__file__).parent.parent / "numpy.libs"
+        for lib_path in sorted(folder.glob("*openblas*.so*")) if folder.is_dir() else []:
+            try:
+                lib = ctypes.CDLL(str(lib_path))
+            except OSError:
+                continue
+            for prefix in ("scipy_openblas", "openblas"):
+                for suffix in ("64_", ""):
+                    get = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+                    put = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
+                    if get is not None and put is not None:
+                        get.restype = ctypes.c_int
+                        self.get, self.set = get, put
+                        return
+
+
+@lru_cache(maxsize=1)
+def _blas() -> _Blas:
+    return _Blas()
+
+
+@contextmanager
+def single_threaded_blas() -> Iterator[None]:
+    """Run the small matrix products of one read on one thread, then restore.
+
+    Why: the products here are a few thousand rows by a few hundred columns.
+    Multi-threaded OpenBLAS splits them across cores and waits for the
+    slowest thread; on a busy machine (the referee shares it with the
+    camera, the voice and whatever else runs) that wait made one read cost
+    5 to 50 times its single-thread CPU time. Scoped to the read, so the
+    rest of the process keeps its BLAS settings. Where numpy's OpenBLAS
+    cannot be reached (another BLAS), nothing changes.
+    """
+    blas = _blas()
+    get, put = blas.get, blas.set
+    if not callable(get) or not callable(put):
+        yield
+        return
+    before = int(get())
+    put(1)
+    try:
+        yield
+    finally:
+        put(before)
