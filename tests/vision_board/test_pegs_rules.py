@@ -127,3 +127,34 @@ def test_a_hidden_peg_on_its_print_as_dull_as_the_print_is_not_guessed() -> None
     read = _read_tilted(ev, _behind("red:home:2", "red:home:1"))
     assert read["red:home:1"] == "unknown"
     assert read["red:home:2"] == "red"
+
+
+def test_a_peg_whose_cap_was_missed_is_read_from_body_and_base_when_the_prior_agrees() -> None:
+    ev = _empty_board()
+    for hole in ("track:1", "track:2", "track:3"):
+        _show_peg(ev, hole, "blue")
+    _show_peg(ev, "track:4", "blue")
+    i = HOLE_NAMES.index("track:4")
+    ev["top_saturation"][i] = 0.1  # the top disc fell beside the cap
+    assert _read(ev)["track:4"] == "blue"
+    # With a fifth blue peg on the board the missed cap is no longer believed.
+    _show_peg(ev, "track:5", "blue")
+    assert _read(ev)["track:4"] != "blue"
+
+
+def test_a_missed_cap_over_a_hole_with_some_recess_is_not_a_peg() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "track:4", "blue", recess_share=0.1)
+    ev["top_saturation"][HOLE_NAMES.index("track:4")] = 0.1
+    assert _read(ev)["track:4"] != "blue"
+
+
+def test_too_many_pegs_of_a_colour_leave_the_dull_ones_on_its_print_unknown() -> None:
+    ev = _empty_board()
+    for hole in ("track:1", "track:2", "track:3", "track:4"):
+        _show_peg(ev, hole, "green")
+        ev["top_value"][HOLE_NAMES.index(hole)] = 1.0  # lit caps
+    _show_peg(ev, "green:home:2", "green")  # as dull as the print around it
+    read = _read(ev)
+    assert read["green:home:2"] == "unknown"
+    assert [read[f"track:{k}"] for k in range(1, 5)] == ["green"] * 4
