@@ -58,15 +58,28 @@ class CameraPose:
     dist: np.ndarray = field(default_factory=lambda: np.zeros(5))
 
     def project(self, points_mm: np.ndarray) -> np.ndarray:
-        """Project (N, 3) board points to (N, 2) image pixels (lens distortion included)."""
-        pts, _ = cv2.projectPoints(
-            np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 3),
-            self.rvec,
-            self.tvec,
-            self.K,
-            self.dist,
-        )
-        return pts.reshape(-1, 2)
+        """Project (N, 3) board points to (N, 2) image pixels (lens distortion included).
+
+        OpenCV's pinhole model with (k1, k2, p1, p2, k3), in numpy:
+        ``cv2.projectPoints`` also computes the Jacobians, which made it the
+        costliest step of planning a new pose (the dome crop's maps project
+        25,600 points).
+        """
+        pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 3)
+        dist = np.asarray(self.dist, dtype=np.float64).reshape(-1)
+        if len(dist) > 5:  # a rational or thin-prism model: OpenCV's own code
+            out, _ = cv2.projectPoints(pts.reshape(-1, 1, 3), self.rvec, self.tvec, self.K, dist)
+            return np.asarray(out.reshape(-1, 2))
+        k1, k2, p1, p2, k3 = np.concatenate([dist, np.zeros(5 - len(dist))])
+        rot, _ = cv2.Rodrigues(np.asarray(self.rvec, dtype=np.float64))
+        cam = pts @ rot.T + np.asarray(self.tvec, dtype=np.float64).reshape(1, 3)
+        x, y = cam[:, 0] / cam[:, 2], cam[:, 1] / cam[:, 2]
+        r2 = x * x + y * y
+        radial = 1.0 + r2 * (k1 + r2 * (k2 + r2 * k3))
+        xd = x * radial + 2.0 * p1 * x * y + p2 * (r2 + 2.0 * x * x)
+        yd = y * radial + p1 * (r2 + 2.0 * y * y) + 2.0 * p2 * x * y
+        K = self.K
+        return np.column_stack([K[0, 0] * xd + K[0, 1] * yd + K[0, 2], K[1, 1] * yd + K[1, 2]])
 
     @property
     def tilt_deg(self) -> float:

@@ -254,22 +254,36 @@ class Silhouettes:
     def build(cls, base_px: np.ndarray, top_px: np.ndarray, radius_px: np.ndarray,
               depth_mm: np.ndarray, base_points: np.ndarray) -> Silhouettes:
         n, p = base_points.shape[:2]
-        base_in = _inside(base_px, base_px, top_px, radius_px * 1.1)
-        top_in = _inside(top_px, base_px, top_px, radius_px)
-        px_in = _inside(base_points.reshape(-1, 2), base_px, top_px, radius_px * 1.1).reshape(n, p, n)
+        base_d = _segment_distance(base_px, base_px, top_px)
+        base_in = base_d <= radius_px[None, :] * 1.1
+        top_in = _segment_distance(top_px, base_px, top_px) <= radius_px[None, :]
         np.fill_diagonal(base_in, False)
         np.fill_diagonal(top_in, False)
-        px_in[np.arange(n), :, np.arange(n)] = False
+        # Each base pixel against each silhouette, but only for the pairs of
+        # holes close enough for any of it to overlap (a few per hole): the
+        # full (60 * 37, 60) test was the costliest part of a new pose.
+        reach = np.linalg.norm(base_points - base_px[:, None, :], axis=2).max(axis=1)
+        near = base_d <= radius_px[None, :] * 1.1 + reach[:, None]
+        np.fill_diagonal(near, False)
+        px_in = np.zeros((n, p, n), dtype=bool)
+        ii, jj = np.nonzero(near)
+        if len(ii):
+            a, b = base_px[jj], top_px[jj]  # (K, 2) segments
+            ab = b - a
+            ap = base_points[ii] - a[:, None, :]  # (K, P, 2)
+            t = np.clip(np.einsum("kpc,kc->kp", ap, ab) / np.maximum((ab * ab).sum(axis=1), 1e-9)[:, None],
+                        0, 1)
+            d = np.linalg.norm(ap - t[..., None] * ab[:, None, :], axis=2)
+            px_in[ii, :, jj] = d <= radius_px[jj, None] * 1.1
         return cls(depth_mm, base_in, top_in, px_in)
 
 
-def _inside(points: np.ndarray, a: np.ndarray, b: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """(N, M): point *n* lies within ``radius[m]`` of the segment ``a[m]``-``b[m]``."""
+def _segment_distance(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M): distance from point *n* to the segment ``a[m]``-``b[m]``."""
     ab = b - a  # (M, 2)
     ap = points[:, None, :] - a[None, :, :]  # (N, M, 2)
     t = np.clip(np.einsum("nmk,mk->nm", ap, ab) / np.maximum((ab * ab).sum(axis=1), 1e-9), 0, 1)
-    d = np.linalg.norm(ap - t[..., None] * ab[None, :, :], axis=2)
-    return np.asarray(d <= radius[None, :])
+    return np.asarray(np.linalg.norm(ap - t[..., None] * ab[None, :, :], axis=2))
 
 
 def classify(
