@@ -39,3 +39,18 @@ def test_holes_land_within_a_pixel_with_a_barrel_lens_and_three_markers() -> Non
         assert float(err.max()) <= 1.5, f"seed {seed}: a hole is {err.max():.1f} px off"
         medians.append(float(np.median(err)))
     assert float(np.mean(medians)) <= 0.6
+
+
+def test_the_numpy_projection_is_opencvs() -> None:
+    from companion.vision.locate import CameraPose
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        f = rng.uniform(600, 1800)
+        K = np.array([[f, 0.0, rng.uniform(300, 900)], [0.0, f, rng.uniform(200, 500)], [0.0, 0.0, 1.0]])
+        dist = np.array([rng.uniform(-0.3, 0.1), rng.uniform(-0.05, 0.05), rng.uniform(-0.01, 0.01),
+                         rng.uniform(-0.01, 0.01), rng.uniform(-0.02, 0.02)])
+        cam = CameraPose(K, rng.normal(size=3) * 0.3, np.array([0.0, 0.0, rng.uniform(400, 1200)]), dist)
+        pts = rng.uniform(-150, 150, size=(200, 3)) * [1.0, 1.0, 0.2]
+        ref, _ = cv2.projectPoints(pts.reshape(-1, 1, 3), cam.rvec, cam.tvec, K, dist)
+        assert np.abs(ref.reshape(-1, 2) - cam.project(pts)).max() < 1e-6
