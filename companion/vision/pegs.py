@@ -227,6 +227,12 @@ DARK_RECESS_RELATIVE = 0.4
 CAP_BRIGHTER = 1.12
 CAP_BODY_SATURATION = 0.7
 
+#: A peg read where its hole's inner base is less saturated than this is
+#: ambiguous: a peg's foot fills the hole with its colour, a blurred empty
+#: recess mixed with the print is paler (dev seeds 5000-5799: 8 of 12 wrong
+#: colour calls had a base below 0.45, and 0.5% of right ones).
+PALE_BASE_SATURATION = 0.45
+
 #: The saturation body and base must both show for :func:`_standing_peg`.
 STANDING_SATURATION = 0.6
 
@@ -357,6 +363,9 @@ def classify(
     ambiguous[weak_pegs] = True
     for i in pegs_so_far:
         if not mostly_hidden[i]:
+            # A peg's foot fills its hole with its colour; a pale base is a
+            # blurred empty recess mixed with the print or track around it.
+            ambiguous[i] |= bool(ev.base_saturation[i] < PALE_BASE_SATURATION)
             continue
         farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
                    and states[j] == states[i] and j not in weak_pegs]

@@ -158,3 +158,14 @@ def test_too_many_pegs_of_a_colour_leave_the_dull_ones_on_its_print_unknown() ->
     read = _read(ev)
     assert read["green:home:2"] == "unknown"
     assert [read[f"track:{k}"] for k in range(1, 5)] == ["green"] * 4
+
+
+def test_a_fifth_peg_over_a_pale_base_is_the_one_dropped() -> None:
+    ev = _empty_board()
+    for hole in ("track:1", "track:2", "track:3", "track:4"):
+        _show_peg(ev, hole, "yellow")
+    _show_peg(ev, "track:20", "yellow")
+    ev["base_saturation"][HOLE_NAMES.index("track:20")] = 0.3  # a blurred recess, not a foot
+    read = _read(ev)
+    assert read["track:20"] == "empty"
+    assert [read[f"track:{k}"] for k in range(1, 5)] == ["yellow"] * 4
