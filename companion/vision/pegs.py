@@ -233,6 +233,11 @@ CAP_BODY_SATURATION = 0.7
 #: colour calls had a base below 0.45, and 0.5% of right ones).
 PALE_BASE_SATURATION = 0.45
 
+#: A hole mostly hidden by a nearer peg is empty when its top shows no colour
+#: (saturation below this; below half of it, or darker than ``BARE_TOP_VALUE``).
+BARE_TOP_SATURATION = 0.3
+BARE_TOP_VALUE = 0.3
+
 #: The saturation body and base must both show for :func:`_standing_peg`.
 STANDING_SATURATION = 0.6
 
@@ -348,6 +353,12 @@ def classify(
         elif hidden[i]:
             # A peg here would show its top; none does, and a nearer peg hides the recess.
             states[i], conf[i], reason[i] = "empty", 0.8, "hidden-no-top"
+        elif mostly_hidden[i] and ev.top_saturation[i] < BARE_TOP_SATURATION and (
+                ev.top_saturation[i] < BARE_TOP_SATURATION / 2 or ev.top_value[i] < BARE_TOP_VALUE):
+            # The few base pixels left beside the nearer peg show no recess
+            # (its blurred edge), but the top shows no cap at all: grey board,
+            # or the dark recess of a farther hole.
+            states[i], conf[i], reason[i] = "empty", 0.6, "mostly-hidden-no-top"
         elif (weak := _weak_peg(ev, int(i), model)) is not None:
             states[i], conf[i], reason[i] = COLORS[weak], 0.3, "weak"
             pegs_so_far.append(int(i))

@@ -169,3 +169,23 @@ def test_a_fifth_peg_over_a_pale_base_is_the_one_dropped() -> None:
     read = _read(ev)
     assert read["track:20"] == "empty"
     assert [read[f"track:{k}"] for k in range(1, 5)] == ["yellow"] * 4
+
+
+def _mostly_behind(front: str, back: str, share: float) -> Silhouettes:
+    """A tilted view in which a peg in *front* hides *share* of *back*'s recess."""
+    sil = _behind(front, back)
+    f, b = HOLE_NAMES.index(front), HOLE_NAMES.index(back)
+    sil.base_px_in[b, :, f] = np.arange(P) < round(share * P)
+    return sil
+
+
+def test_a_mostly_hidden_hole_whose_top_shows_no_cap_is_empty() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "track:12", "red")
+    back = HOLE_NAMES.index("track:13")
+    ev["recess_px"][back] = False  # the sliver beside the nearer peg shows its edge
+    sil = _mostly_behind("track:12", "track:13", 0.8)
+    assert _read_tilted(ev, sil)["track:13"] == "empty"
+    # A pale, lit top (a hand's skin, a washed-out cap) is not taken for bare board.
+    ev["top_saturation"][back], ev["top_value"][back] = 0.25, 0.7
+    assert _read_tilted(ev, sil)["track:13"] == "unknown"
