@@ -85,6 +85,10 @@ class BoardScore:
     #: Found frames without a hand whose pegs (referee format) equal the truth.
     quiet_frames: int = 0
     quiet_pegs_right: int = 0
+    #: Found frames read as complete (nothing unknown: the time layer may
+    #: report them) whose position is not the truth: would-be false calls.
+    complete: int = 0
+    complete_wrong: int = 0
     covered: int = 0
     covered_unknown: int = 0
     hand_frames: int = 0
@@ -192,6 +196,10 @@ def _score_frame(score: BoardScore, reading: object, truth: object) -> None:
         score.quiet_pegs_right += int(reading.complete and dict(reading.pegs) == truth_pegs)
     if not covered and reading.hand:
         score.false_hand += 1
+    if reading.complete:
+        score.complete += 1
+        truth_pegs = {c: tuple(p) for c, p in truth.pegs.items()}
+        score.complete_wrong += int(dict(reading.pegs) != truth_pegs)
     all_right = True
     for hole in reading.holes:
         want = truth.occupancy.get(hole.hole, "empty")
@@ -244,6 +252,8 @@ def _print(s: BoardScore, args: argparse.Namespace) -> None:
     print(f"  frames with every hole right: {_pct(s.frames_all_right, s.frames)}")
     print(f"  frames without a hand whose position (referee format) is right: "
           f"{_pct(s.quiet_pegs_right, s.quiet_frames)} of {s.quiet_frames}")
+    print(f"  frames read complete (reportable) whose position is wrong: "
+          f"{_pct(s.complete_wrong, s.complete)} of {s.complete}")
     print(f"  hand-covered holes called unknown: {_pct(s.covered_unknown, s.covered)} of {s.covered}")
     print(f"  found frames with a covered hole flagged as hand: {_pct(s.hand_flagged, s.hand_frames)} "
           f"of {s.hand_frames}; frames flagged with no hand over a hole: "
