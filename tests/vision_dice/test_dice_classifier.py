@@ -45,10 +45,10 @@ def test_features_ignore_exposure_and_most_of_contrast() -> None:
     patch = _smooth_image(2)[:CANON_PX, :CANON_PX]
     a = features(patch[None])
     assert a.shape == (1, CANON_PX * CANON_PX)
-    assert np.allclose(a, features((patch + 60.0)[None]), atol=1e-4)
+    assert np.allclose(a, features(np.asarray((patch + 60.0)[None], np.float32)), atol=1e-4)
     # Halving the contrast changes little (a small floor under the spread keeps
     # a flat patch's noise from being blown up into a pattern).
-    assert np.allclose(a, features((0.5 * patch + 60.0)[None]), rtol=0.1, atol=0.1)
+    assert np.allclose(a, features(np.asarray((0.5 * patch + 60.0)[None], np.float32)), rtol=0.1, atol=0.1)
     flat = np.full((1, CANON_PX, CANON_PX), 128.0, np.float32) + np.random.default_rng(0).normal(0, 0.5, (1, CANON_PX, CANON_PX)).astype(np.float32)
     assert np.abs(features(flat)).max() < 1.0
 

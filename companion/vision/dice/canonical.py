@@ -61,25 +61,33 @@ def canonical_patch(gray: FloatImage, x: float, y: float, angle_deg: float, die_
     return upright_region(gray, x, y, angle_deg, die_px, 0)
 
 
-def windows(region: FloatImage, stride: int) -> tuple[FloatImage, NDArray[np.int32]]:
-    """Every canonical window of *region* at *stride*: (N, CANON_PX, CANON_PX) and
-    their offsets (N, 2) as (dx, dy) in patch pixels from the region's centre."""
+def windows(
+    region: FloatImage, stride: int, within: float | None = None
+) -> tuple[FloatImage, NDArray[np.int32]]:
+    """Every canonical window of *region* at *stride* (only those whose offset
+    is at most *within* patch px from the centre, when given): (N, CANON_PX,
+    CANON_PX) and their offsets (N, 2) as (dx, dy) in patch pixels from the
+    region's centre. One copy: the windows are picked from a strided view."""
     reach = (region.shape[0] - CANON_PX) // 2
     view = np.lib.stride_tricks.sliding_window_view(region, (CANON_PX, CANON_PX))
-    starts = np.arange(0, 2 * reach + 1, stride)
-    picked = view[np.ix_(starts, starts)]
-    jj, ii = np.meshgrid(starts, starts, indexing="ij")
-    offsets = np.stack([ii.ravel() - reach, jj.ravel() - reach], axis=1).astype(np.int32)
-    return picked.reshape(-1, CANON_PX, CANON_PX), offsets
+    picked = view[: 2 * reach + 1 : stride, : 2 * reach + 1 : stride]
+    starts = np.arange(0, 2 * reach + 1, stride) - reach
+    dy, dx = np.meshgrid(starts, starts, indexing="ij")
+    keep = np.ones(dx.shape, np.bool_) if within is None else np.hypot(dx, dy) <= within
+    offsets = np.stack([dx[keep], dy[keep]], axis=1).astype(np.int32)
+    return np.asarray(picked[keep], np.float32), offsets
 
 
 def features(patches: FloatImage) -> FloatImage:
     """Patches (N, CANON_PX, CANON_PX) -> rows the classifier reads: each patch
-    minus its mean over its spread, so exposure, haze and contrast drop out."""
-    flat = patches.reshape(len(patches), -1).astype(np.float32)
-    flat = flat - flat.mean(axis=1, keepdims=True)
-    spread = np.sqrt((flat * flat).mean(axis=1, keepdims=True)) + 2.0
-    return np.asarray(flat / spread, np.float32)
+    minus its mean over its spread, so exposure, haze and contrast drop out
+    (a small floor under the spread keeps a flat patch's noise from being
+    blown up into a pattern)."""
+    flat = np.array(patches, np.float32, copy=True).reshape(len(patches), -1)
+    flat -= flat.mean(axis=1, keepdims=True)
+    spread = np.sqrt(np.einsum("ij,ij->i", flat, flat) / flat.shape[1]) + 2.0
+    flat /= spread[:, None]
+    return flat
 
 
 def to_crop_offset(dx: float, dy: float, angle_deg: float, die_px: float) -> tuple[float, float]:

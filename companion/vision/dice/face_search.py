@@ -57,6 +57,10 @@ class NetFace:
     y: float
     angle_deg: float
     from_centre: float  # dome radii
+    #: The value's lowest probability over the best window's three other
+    #: quarter turns (a pip face reads the same at any quarter turn; a
+    #: look-alike read at one turn often does not).
+    turned: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -79,9 +83,8 @@ def scan_middle(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
     scans = []
     for angle in np.arange(0.0, 90.0, STEP_DEG):
         region = upright_region(gray, centre, centre, float(angle), die, reach)
-        wins, offsets = windows(region, COARSE_STRIDE)
-        keep = np.hypot(offsets[:, 0], offsets[:, 1]) <= reach
-        wins, offsets = wins[keep], offsets[keep].astype(np.float64)
+        wins, whole = windows(region, COARSE_STRIDE, float(reach))
+        offsets = whole.astype(np.float64)
         a = math.radians(float(angle))
         xy = centre + unit * np.stack(
             [offsets[:, 0] * math.cos(a) - offsets[:, 1] * math.sin(a),
@@ -100,7 +103,7 @@ def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
     die = fraction * side
     radius_px = side / span_radii  # one dome radius
     centre = (side - 1.0) / 2.0
-    rival = np.zeros(7, np.float32)
+    rival = np.zeros(net.classes, np.float32)
     best_p, fx, fy, angle = -1.0, centre, centre, 0.0
     for scan in scan_middle(gray, fraction, net, span_radii):
         rival = np.maximum(rival, scan.probs.max(axis=0))
@@ -111,6 +114,7 @@ def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
             fx, fy = float(scan.xy[i, 0]), float(scan.xy[i, 1])
     # The fine pass: around the coarse best, every patch px, half a step either way.
     top_p, top = -1.0, (fx, fy, angle, NO_FACE)
+    top_patch: FloatImage | None = None
     for a in (angle - STEP_DEG / 2.0, angle, angle + STEP_DEG / 2.0):
         region = upright_region(gray, fx, fy, a, die, FINE_REACH)
         wins, offsets = windows(region, 1)
@@ -121,8 +125,13 @@ def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
         if face[i] > top_p:
             ox, oy = to_crop_offset(float(offsets[i][0]), float(offsets[i][1]), a, die)
             top_p, top = float(face[i]), (fx + ox, fy + oy, a % 90.0, int(np.argmax(probs[i, 1:])) + 1)
+            top_patch = wins[i]
     x, y, a, value = top
-    others = [float(rival[v]) for v in range(1, 7) if v != value]
+    turned = 0.0
+    if top_patch is not None and value != NO_FACE:
+        quarter = np.stack([np.rot90(top_patch, k) for k in (1, 2, 3)]).astype(np.float32)
+        turned = float(net.probabilities(features(quarter))[:, value].min())
+    others = [float(rival[v]) for v in range(1, net.classes) if v != value] or [0.0]
     return NetFace(
         value,
         top_p,
@@ -131,4 +140,5 @@ def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
         y,
         a,
         math.hypot(x - centre, y - centre) / radius_px,
+        turned,
     )

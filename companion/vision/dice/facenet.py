@@ -35,6 +35,8 @@ from companion.vision.dice.canonical import CANON_PX, CANON_SPAN
 
 #: The trained pip-face classifier shipped with the package.
 PIP_NET_PATH = Path(__file__).with_name("pip_faces.npz")
+#: The face finder: "a die's top face, any marks, centred here" (class 1) or not (0).
+FACE_NET_PATH = Path(__file__).with_name("any_face.npz")
 #: Class 0 means "no face here"; 1..6 are the values.
 NO_FACE = 0
 CLASSES = 7
@@ -57,14 +59,18 @@ class FaceNet:
                 f"face net expects {CANON_PX * CANON_PX} inputs, its first layer has "
                 f"{self.weights[0].shape[0]}"
             )
-        if self.weights[-1].shape[1] != CLASSES:
-            raise ValueError(f"face net must give {CLASSES} classes, not {self.weights[-1].shape[1]}")
+        if self.weights[-1].shape[1] < 2:
+            raise ValueError("face net must give at least two classes")
         for w, nxt in zip(self.weights[:-1], self.weights[1:], strict=True):
             if w.shape[1] != nxt.shape[0]:
                 raise ValueError(f"face net layers do not chain: {w.shape} then {nxt.shape}")
 
+    @property
+    def classes(self) -> int:
+        return int(self.weights[-1].shape[1])
+
     def probabilities(self, rows: Matrix) -> Matrix:
-        """Class probabilities (N, 7) for feature rows (N, CANON_PX**2)."""
+        """Class probabilities (N, classes) for feature rows (N, CANON_PX**2)."""
         with single_threaded_blas():
             return self._forward(rows)
 
@@ -106,7 +112,19 @@ class FaceNet:
 @lru_cache(maxsize=1)
 def pip_net() -> FaceNet:
     """The shipped pip-face classifier, loaded once, on first use."""
-    return FaceNet.load(PIP_NET_PATH)
+    net = FaceNet.load(PIP_NET_PATH)
+    if net.classes != CLASSES:
+        raise ValueError(f"{PIP_NET_PATH} gives {net.classes} classes, not {CLASSES}")
+    return net
+
+
+@lru_cache(maxsize=1)
+def face_net() -> FaceNet:
+    """The shipped face finder (any face, pips or digits, vs none), loaded once."""
+    net = FaceNet.load(FACE_NET_PATH)
+    if net.classes != 2:
+        raise ValueError(f"{FACE_NET_PATH} gives {net.classes} classes, not 2")
+    return net
 
 
 class _Blas:

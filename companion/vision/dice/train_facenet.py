@@ -63,9 +63,11 @@ def _seed_range(text: str) -> range:
     return range(a, b)
 
 
-def render_set(seeds: range, state: str, cache: Path | None) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
-    """Crops and rows (seed, value, state index, digits, covered, x, y, angle) for pip dice."""
-    path = None if cache is None else cache / f"{state}-{seeds.start}-{seeds.stop}.npz"
+def render_set(seeds: range, state: str, cache: Path | None,
+               edition: str = "pips") -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """Crops and rows (seed, value, state index, digits, covered, x, y, angle)."""
+    name = state if edition == "pips" else f"{state}-{edition}"
+    path = None if cache is None else cache / f"{name}-{seeds.start}-{seeds.stop}.npz"
     if path is not None and path.is_file():
         with np.load(path) as data:
             return np.asarray(data["crops"], np.uint8), np.asarray(data["meta"], np.float64)
@@ -75,14 +77,14 @@ def render_set(seeds: range, state: str, cache: Path | None) -> tuple[NDArray[np
     started = time.perf_counter()
     for seed in seeds:
         try:
-            s = render_dome_sample(seed, state=state, edition="pips")
+            s = render_dome_sample(seed, state=state, edition=edition)
         except (MemoryError, ValueError) as exc:
             print(f"render failed for seed {seed} (skipped): {exc}", file=sys.stderr)
             continue
         x, y = s.face_xy if s.face_xy is not None else (math.nan, math.nan)
         angle = s.face_angle_deg if s.face_angle_deg is not None else math.nan
         crops.append(s.crop)
-        meta.append((seed, s.value, STATES.index(s.state), 0, s.covered, x, y, angle))
+        meta.append((seed, s.value, STATES.index(s.state), edition == "digits", s.covered, x, y, angle))
         if len(crops) % 100 == 0:
             print(f"  {state}: {len(crops)} rendered ({time.perf_counter() - started:.0f} s)", flush=True)
     out = np.array(crops, np.uint8), np.array(meta, np.float64)
@@ -206,9 +208,9 @@ def augment(patches: NDArray[np.float32], rng: np.random.Generator) -> NDArray[n
 
 
 def train(x: NDArray[np.float32], y: NDArray[np.int64], hidden: tuple[int, ...], epochs: int,
-          rng: np.random.Generator) -> FaceNet:
+          rng: np.random.Generator, classes: int = CLASSES) -> FaceNet:
     """Softmax MLP by minibatch Adam, with a little weight decay."""
-    sizes = (x.shape[1], *hidden, CLASSES)
+    sizes = (x.shape[1], *hidden, classes)
     ws = [rng.normal(0, math.sqrt(2.0 / a), (a, b)).astype(np.float32) for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
     bs = [np.zeros(b, np.float32) for b in sizes[1:]]
     params = ws + bs
@@ -261,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed range FIRST:END of settled pip dice (repeatable)")
     parser.add_argument("--cocked", type=_seed_range, action="append", default=[],
                         help="seed range of leaning pip dice (no-face examples; repeatable)")
+    parser.add_argument("--digits", type=_seed_range, action="append", default=[],
+                        help="seed range of settled digit dice (only with --finder)")
+    parser.add_argument("--finder", action="store_true",
+                        help="train the face finder (any face vs none) instead of the pip reader")
     parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
     parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
     parser.add_argument("--epochs", type=int, default=14)
@@ -270,19 +276,24 @@ def main(argv: list[str] | None = None) -> int:
     xs: list[NDArray[np.float32]] = []
     ys: list[int] = []
     sets: list[tuple[NDArray[np.uint8], NDArray[np.float64]]] = []
-    for seeds, state in [(s, "settled") for s in args.settled] + [(s, "cocked") for s in args.cocked]:
-        crops, meta = render_set(seeds, state, args.cache)
+    plan = ([(s, "settled", "pips") for s in args.settled] + [(s, "cocked", "pips") for s in args.cocked]
+            + [(s, "settled", "digits") for s in args.digits])
+    for seeds, state, edition in plan:
+        crops, meta = render_set(seeds, state, args.cache, edition)
         px, py = patches_from(crops, meta, rng)
+        if args.finder:
+            py = [min(label, 1) for label in py]
         xs += px
         ys += py
-        print(f"{state} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(px)} patches", flush=True)
+        print(f"{state} {edition} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(px)} patches", flush=True)
         sets.append((crops, meta))
     patches = augment(np.stack(xs).astype(np.float32), rng)
     x = features(patches)
     y = np.asarray(ys, np.int64)
     print(f"round 1: training on {len(y)} patches: " + ", ".join(
         f"{c}: {int((y == c).sum())}" for c in range(CLASSES)), flush=True)
-    net = train(x, y, HIDDEN, args.epochs, rng)
+    classes = 2 if args.finder else CLASSES
+    net = train(x, y, HIDDEN, args.epochs, rng, classes)
     hard: list[NDArray[np.float32]] = []
     for crops, meta in sets:
         hard += hard_negatives(net, crops, meta)
@@ -290,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     if hard:
         x = np.concatenate([x, features(augment(np.stack(hard), rng))])
         y = np.concatenate([y, np.full(len(hard), NO_FACE, np.int64)])
-        net = train(x, y, HIDDEN, args.epochs, rng)
+        net = train(x, y, HIDDEN, args.epochs, rng, classes)
     net.save(args.out)
     print(f"wrote {args.out}")
     return 0
