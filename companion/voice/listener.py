@@ -137,7 +137,8 @@ class Listener:
             context = self.policy.context(when)
         if hyp is None:
             hyp = decode_in_context(self.recogniser, utterance.samples, context)
-        decision = self.policy.decide(hyp, context, when)
+        onset = utterance.start_s + self.endpointer.preroll / 100 if now is None else None
+        decision = self.policy.decide(hyp, context, when, onset)
         hangover = self.endpointer.hangover / 100
         return Heard(utterance, context, hyp, decision,
                      hangover + (time.monotonic() - started), streamed)

@@ -39,9 +39,19 @@ POP_WINDOW_S = 10.0
 #: "referee ..." leaves 0.03-0.14 s unexplained where commands leave <= 0.02 s.
 WOKEN_THRESHOLD = 0.80
 BARE_THRESHOLD = 0.90
+#: Floor for "referee" alone, which only arms the listener for
+#: :data:`WAKE_WINDOW_S` seconds (what follows still has to clear
+#: :data:`WOKEN_THRESHOLD` and the unexplained-speech limit).
+WAKE_THRESHOLD = 0.90
 #: Most seconds of clearly audible sound a command may leave unexplained (the
 #: recogniser aligned it to silence or noise).
 MAX_UNEXPLAINED_S = 0.05
+#: An utterance whose speech starts less than this many seconds after the
+#: previous one ended continues that speech (the endpointer cut a sentence
+#: at a comma): it is not taken as a command of its own, unless the previous
+#: piece was the wake word alone. Table talk cut at commas ("Ha, you're going
+#: home!") otherwise gives short pieces that fit short commands.
+CONTINUATION_GAP_S = 0.5
 
 @dataclass(frozen=True)
 class Decision:
@@ -72,14 +82,17 @@ class Policy:
 
     def __init__(self, woken_threshold: float = WOKEN_THRESHOLD,
                  bare_threshold: float = BARE_THRESHOLD,
-                 max_unexplained_s: float = MAX_UNEXPLAINED_S) -> None:
+                 max_unexplained_s: float = MAX_UNEXPLAINED_S,
+                 wake_threshold: float = WAKE_THRESHOLD) -> None:
         self.woken_threshold = woken_threshold
         self.bare_threshold = bare_threshold
+        self.wake_threshold = wake_threshold
         self.max_unexplained_s = max_unexplained_s
         self._awake_until = -1.0
         self._pop_until = -1.0
         self._pending: Command | None = None
         self._pending_until = -1.0
+        self._last_end = -1e9
         #: Set by the referee: would an undo now cross into an earlier turn?
         self.undo_crosses_turn = False
 
@@ -103,17 +116,24 @@ class Policy:
             return True
         return command.intent == "undo" and self.undo_crosses_turn
 
-    def decide(self, hyp: Hypothesis, context: Context, now: float) -> Decision:
-        """Decide on *hyp*, decoded under *context* at time *now*."""
+    def decide(self, hyp: Hypothesis, context: Context, now: float,
+               onset: float | None = None) -> Decision:
+        """Decide on *hyp*, decoded under *context*, whose speech ended at
+        *now* (and began at *onset*, when known: see :data:`CONTINUATION_GAP_S`)."""
+        last_end, self._last_end = self._last_end, now
         command = hyp.command(context)
         if command is None:
             return Decision("ignore", reason="not a command" if hyp.text else "nothing recognised")
+        if (onset is not None and onset - last_end < CONTINUATION_GAP_S
+                and context in (Context.LIVE, Context.POP)):
+            return Decision("ignore", command,
+                            reason=f"continues speech that ended {onset - last_end:.2f} s before")
         woken = hyp.text.startswith(grammar.WAKE_WORD + " ") or context is Context.AWAKE
         # a number the referee asked for is vouched for by the context
         expected = context is Context.POP and command.intent == "pop"
         threshold = self.woken_threshold if woken or expected else self.bare_threshold
         if command.intent == "wake":
-            threshold = self.bare_threshold
+            threshold = self.wake_threshold
         if hyp.unexplained_s > self.max_unexplained_s:
             return Decision("ignore", command,
                             reason=f"{hyp.unexplained_s:.2f} s of speech outside the grammar")

@@ -117,3 +117,24 @@ def test_a_bare_number_gets_a_second_opinion_from_the_digits_grammar() -> None:
     assert decode_in_context(rec, audio, Context.POP).text == "the pop was two"
     rec = Scripted({Context.LIVE: "stop", Context.DIGITS: "six"})
     assert decode_in_context(rec, audio, Context.LIVE).text == "stop"
+
+
+def test_a_piece_that_continues_other_speech_is_not_a_command() -> None:
+    # "Ha, | referee blue peg home": the second piece starts 0.2 s after the first ended
+    policy = Policy()
+    first = policy.decide(Hypothesis("nothing useful", 0.99), Context.LIVE, 1.0, onset=0.5)
+    assert first.action == "ignore"
+    d = policy.decide(Hypothesis("referee undo", 0.99), Context.LIVE, 2.0, onset=1.2)
+    assert d.action == "ignore" and "continues" in d.reason
+    # after a real pause the same words are a command
+    d = policy.decide(Hypothesis("referee undo", 0.99), Context.LIVE, 4.0, onset=3.0)
+    assert d.action == "apply" and d.command == Command("undo")
+
+
+def test_a_command_right_after_the_wake_word_alone_still_counts() -> None:
+    policy = Policy()
+    assert policy.decide(Hypothesis("referee", 0.99), Context.LIVE, 1.0, onset=0.4).action == "wake"
+    context = policy.context(1.3)
+    assert context is Context.AWAKE
+    d = policy.decide(Hypothesis("undo", 0.99), context, 2.0, onset=1.2)
+    assert d.action == "apply" and d.command == Command("undo")
