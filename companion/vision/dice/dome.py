@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.dice.face_search import NetFace, search_face
-from companion.vision.dice.facenet import NO_FACE, face_net, pip_net
+from companion.vision.dice.face_search import search_face
+from companion.vision.dice.facenet import NO_FACE, pip_net
 from companion.vision.dice.grid import (
     GridReading,
     cell_darkness,
@@ -134,7 +134,7 @@ def read_die_in_dome(
     pip faces are used.
     """
     if faces is not None:
-        return read_learned(crop_bgr, fraction, faces)
+        return judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
     learned = read_by_classifier(crop_bgr, fraction)
     if learned.state == "settled":
         return learned
@@ -184,62 +184,6 @@ def read_by_classifier(
     ):
         return DieReading("settled", face.value, _clip(face.probability))
     return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
-
-
-@dataclass(frozen=True)
-class FinderAcceptance:
-    """When a learned face (digit dice) read where the face finder found it is announced."""
-
-    min_found: float = 0.9  # the finder's probability of a face there
-    min_score: float = 0.5  # correlation of the best learned face's interior
-    min_margin: float = 0.08  # over the best other value
-    zone: float = 0.4
-
-
-FINDER_ACCEPT = FinderAcceptance()
-
-
-def read_learned(
-    crop_bgr: NDArray[np.uint8],
-    fraction: float,
-    faces: Mapping[int, Mapping[int, FloatImage]],
-) -> DieReading:
-    """Learned faces (digit dice): found by the face finder, read by the learned patches.
-
-    The finder (``face_net``, trained on rendered pip and digit dice) says
-    where the top face is and how it is turned (modulo a quarter turn); the
-    user's learned faces are then compared there only, at the four quarter
-    turns. When the finder is not sure, the template reader decides between
-    cocked and hidden, and its values are not announced.
-    """
-    found = find_face(crop_bgr, fraction)
-    if found is not None and found.probability >= FINDER_ACCEPT.min_found and found.from_centre <= FINDER_ACCEPT.zone:
-        gray = to_gray(crop_bgr).astype(np.float32)
-        fine, _ = scaled_crop(gray, fraction, READ_DIE_PX)
-        k = fine.shape[0] / float(min(gray.shape[:2]))
-        at = FacePlace((found.x + 0.5) * k - 0.5, (found.y + 0.5) * k - 0.5, found.angle_deg, found.probability)
-        match = read_face(fine, _interiors(faces[READ_DIE_PX]), at, 4, 2)
-        if (
-            match is not None
-            and match.score >= FINDER_ACCEPT.min_score
-            and match.score - match.runner_up >= FINDER_ACCEPT.min_margin
-        ):
-            return DieReading("settled", match.value, _clip(0.5 + 2.0 * (match.score - match.runner_up)))
-    old = judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
-    if old.state == "settled" and found is not None:
-        return DieReading.unreadable("hidden", old.confidence)
-    return old
-
-
-def find_face(crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION) -> NetFace | None:
-    """Where the face finder sees a flat die's top face (any marks), or None without a finder."""
-    if not 0.02 <= fraction <= 0.5:
-        raise ValueError(f"die fraction {fraction} is not plausible (expected 0.02..0.5)")
-    try:
-        net = face_net()
-    except ValueError:
-        return None
-    return search_face(to_gray(crop_bgr).astype(np.float32), fraction, net, DOME_SPAN_RADII)
 
 
 def read_by_templates(

@@ -35,8 +35,6 @@ from companion.vision.dice.canonical import CANON_PX, CANON_SPAN
 
 #: The trained pip-face classifier shipped with the package.
 PIP_NET_PATH = Path(__file__).with_name("pip_faces.npz")
-#: The face finder: "a die's top face, any marks, centred here" (class 1) or not (0).
-FACE_NET_PATH = Path(__file__).with_name("any_face.npz")
 #: Class 0 means "no face here"; 1..6 are the values.
 NO_FACE = 0
 CLASSES = 7
@@ -115,15 +113,6 @@ def pip_net() -> FaceNet:
     net = FaceNet.load(PIP_NET_PATH)
     if net.classes != CLASSES:
         raise ValueError(f"{PIP_NET_PATH} gives {net.classes} classes, not {CLASSES}")
-    return net
-
-
-@lru_cache(maxsize=1)
-def face_net() -> FaceNet:
-    """The shipped face finder (any face, pips or digits, vs none), loaded once."""
-    net = FaceNet.load(FACE_NET_PATH)
-    if net.classes != 2:
-        raise ValueError(f"{FACE_NET_PATH} gives {net.classes} classes, not 2")
     return net
 
 

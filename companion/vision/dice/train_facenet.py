@@ -263,10 +263,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed range FIRST:END of settled pip dice (repeatable)")
     parser.add_argument("--cocked", type=_seed_range, action="append", default=[],
                         help="seed range of leaning pip dice (no-face examples; repeatable)")
-    parser.add_argument("--digits", type=_seed_range, action="append", default=[],
-                        help="seed range of settled digit dice (only with --finder)")
-    parser.add_argument("--finder", action="store_true",
-                        help="train the face finder (any face vs none) instead of the pip reader")
     parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
     parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
     parser.add_argument("--epochs", type=int, default=14)
@@ -276,13 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     xs: list[NDArray[np.float32]] = []
     ys: list[int] = []
     sets: list[tuple[NDArray[np.uint8], NDArray[np.float64]]] = []
-    plan = ([(s, "settled", "pips") for s in args.settled] + [(s, "cocked", "pips") for s in args.cocked]
-            + [(s, "settled", "digits") for s in args.digits])
+    plan = [(s, "settled", "pips") for s in args.settled] + [(s, "cocked", "pips") for s in args.cocked]
     for seeds, state, edition in plan:
         crops, meta = render_set(seeds, state, args.cache, edition)
         px, py = patches_from(crops, meta, rng)
-        if args.finder:
-            py = [min(label, 1) for label in py]
         xs += px
         ys += py
         print(f"{state} {edition} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(px)} patches", flush=True)
@@ -292,8 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     y = np.asarray(ys, np.int64)
     print(f"round 1: training on {len(y)} patches: " + ", ".join(
         f"{c}: {int((y == c).sum())}" for c in range(CLASSES)), flush=True)
-    classes = 2 if args.finder else CLASSES
-    net = train(x, y, HIDDEN, args.epochs, rng, classes)
+    net = train(x, y, HIDDEN, args.epochs, rng)
     hard: list[NDArray[np.float32]] = []
     for crops, meta in sets:
         hard += hard_negatives(net, crops, meta)
@@ -301,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     if hard:
         x = np.concatenate([x, features(augment(np.stack(hard), rng))])
         y = np.concatenate([y, np.full(len(hard), NO_FACE, np.int64)])
-        net = train(x, y, HIDDEN, args.epochs, rng, classes)
+        net = train(x, y, HIDDEN, args.epochs, rng)
     net.save(args.out)
     print(f"wrote {args.out}")
     return 0
