@@ -234,6 +234,12 @@ CAP_BODY_SATURATION = 0.7
 #: colour calls had a base below 0.45, and 0.5% of right ones).
 PALE_BASE_SATURATION = 0.45
 
+#: On its own colour's print, a peg's shaded foot is believed only under a cap
+#: this much brighter than the print around the hole (a dark blue peg in a
+#: dark blue Home shows "recess" at its foot; dev seeds 5800-5999: 4 wrong
+#: calls -> 1, none added on 5000-5799; 1.3 added 4).
+FOOT_CAP_BRIGHTER = 1.5
+
 #: A hole mostly hidden by a nearer peg is empty when its top shows no colour
 #: (saturation below this; below half of it, or darker than ``BARE_TOP_VALUE``).
 BARE_TOP_SATURATION = 0.3
@@ -337,11 +343,13 @@ def classify(
         colour = COLORS[int(best[i])]
         # A recess seen in part, unless top, body and an unobstructed base all
         # show one peg colour (then the "recess" pixels are the peg's shaded
-        # foot). Not on a Home or Finish of that colour: there the print around
-        # the hole shows the colour too, and the agreement means nothing (on
-        # development frames this override was wrong 27 times out of 27 there).
+        # foot). On a Home or Finish of that colour the print around the hole
+        # shows the colour too, and the agreement means little (on development
+        # frames this override was wrong 27 times out of 27 there): there only
+        # a brightly lit cap over the foot counts.
         own_foot = (agree[i] and share < 0.5 and (covered is None or not covered.any())
-                    and hole_owner[i] != colour)
+                    and (hole_owner[i] != colour
+                         or ev.top_value[i] >= FOOT_CAP_BRIGHTER * ev.rim_value[i]))
         recess = share >= model.recess_share and not own_foot
         peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
                          * np.clip(ev.top_saturation[i] / (2 * model.min_saturation), 0, 1))

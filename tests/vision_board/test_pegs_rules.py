@@ -189,3 +189,10 @@ def test_a_mostly_hidden_hole_whose_top_shows_no_cap_is_empty() -> None:
     # A pale, lit top (a hand's skin, a washed-out cap) is not taken for bare board.
     ev["top_saturation"][back], ev["top_value"][back] = 0.25, 0.7
     assert _read_tilted(ev, sil)["track:13"] == "unknown"
+
+
+def test_a_dark_peg_in_its_home_under_a_lit_cap_is_read_despite_its_dark_foot() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "blue:home:4", "blue", recess_share=0.3)
+    ev["top_value"][HOLE_NAMES.index("blue:home:4")] = 1.0  # 1.67 times the print's brightness
+    assert _read(ev)["blue:home:4"] == "blue"
