@@ -2,7 +2,7 @@
 
 Small seeded sets with thresholds that catch a regression without being
 flaky; the full held-out figures come from ``companion bench vision``.
-Seeds here (9000-9999) are disjoint from the benchmark's (20,000,000+).
+Seeds here (9000-9999) are disjoint from the benchmark's (900,000+).
 """
 
 from __future__ import annotations
