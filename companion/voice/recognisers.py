@@ -22,8 +22,11 @@ Both take their phrases from :mod:`companion.voice.grammar`, never their own.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -77,6 +80,30 @@ def _model_dir() -> Path:
     return Path(pocketsphinx.get_model_path())
 
 
+_GRAMMAR_DICT: Path | None = None
+
+
+def grammar_dictionary() -> Path:
+    """The wheel's pronunciation dictionary cut down to the grammar's words
+    (all their listed pronunciations), written once per process to a
+    temporary folder removed at exit. The full 135,000-word dictionary cost
+    about 110 MB per decoder; the grammar needs about 125 words."""
+    global _GRAMMAR_DICT
+    if _GRAMMAR_DICT is None or not _GRAMMAR_DICT.is_file():
+        words: set[str] = set()
+        for context in Context:
+            words |= grammar.vocabulary(context)
+        full = _model_dir() / "en-us" / "cmudict-en-us.dict"
+        keep = [line for line in full.read_text(encoding="utf-8").splitlines()
+                if line.split(" ", 1)[0].split("(", 1)[0] in words]
+        folder = Path(tempfile.mkdtemp(prefix="companion-dict-"))
+        atexit.register(shutil.rmtree, folder, True)
+        path = folder / "grammar.dict"
+        path.write_text("\n".join(keep) + "\n", encoding="utf-8")
+        _GRAMMAR_DICT = path
+    return _GRAMMAR_DICT
+
+
 class PocketSphinxRecogniser:
     """PocketSphinx 5 with one JSGF search per context, plus a phone loop.
 
@@ -92,7 +119,7 @@ class PocketSphinxRecogniser:
         model = _model_dir()
         options: dict[str, Any] = {
             "hmm": str(model / "en-us" / "en-us"),
-            "dict": str(model / "en-us" / "cmudict-en-us.dict"),
+            "dict": str(grammar_dictionary()),
             "samprate": RATE,
             "bestpath": False,
             "topn": topn,
@@ -106,7 +133,7 @@ class PocketSphinxRecogniser:
         options.update(decoder_options)
         self._options = options
         self._decoder = self._make_decoder(options)
-        self._live: tuple[Any, Any, Any] | None = None
+        self._live: list[Any] | None = None
         self._open_stream: PocketSphinxStream | None = None
         #: The cepstral mean of the last utterance (its batch mean, or the
         #: estimate a stream started from): a stream may start from it.
@@ -126,23 +153,31 @@ class PocketSphinxRecogniser:
         return decoder
 
     def prepare_streaming(self) -> None:
-        """Load the three live decoders (grammar, phone loop, digits) now
-        rather than when the first utterance starts."""
+        """Load the live decoders (grammar, phone loop) now rather than when
+        the first utterance starts."""
         if self._live is None:
             options = {**self._options, "cmn": "live"}
-            self._live = (self._make_decoder(options), self._make_decoder(options),
-                          self._make_decoder(options))
+            self._live = [self._make_decoder(options), self._make_decoder(options)]
+
+    def _live_decoders(self, digits: bool) -> list[Any]:
+        """The live decoders: grammar and phone loop, and a third for the
+        digits once a stream needs it (about 60 MB each, mostly the
+        acoustic model, which PocketSphinx cannot share between decoders)."""
+        self.prepare_streaming()
+        assert self._live is not None
+        if digits and len(self._live) < 3:
+            self._live.append(self._make_decoder({**self._options, "cmn": "live"}))
+        return self._live
 
     def start_stream(self, context: Context, cmn: str | None = None) -> PocketSphinxStream:
         """Begin decoding an utterance while it is spoken (see
         :class:`PocketSphinxStream`); *cmn*, the cepstral mean of a recent
         utterance, lets decoding start at once. A stream still open (its
         listener went away mid-utterance) is cancelled first."""
-        self.prepare_streaming()
-        assert self._live is not None
+        decoders = self._live_decoders(digits=context in (Context.POP, Context.ANY))
         if self._open_stream is not None:
             self._open_stream.cancel()
-        self._open_stream = PocketSphinxStream(self, context, self._live, cmn)
+        self._open_stream = PocketSphinxStream(self, context, decoders, cmn)
         return self._open_stream
 
     def cmn_estimate(self, pcm: bytes) -> str:
@@ -233,7 +268,7 @@ class PocketSphinxStream:
     """
 
     def __init__(self, owner: PocketSphinxRecogniser, context: Context,
-                 decoders: tuple[Any, Any, Any], cmn: str | None = None) -> None:
+                 decoders: list[Any], cmn: str | None = None) -> None:
         self.context = context
         self._owner = owner
         self._decoders = decoders
@@ -247,7 +282,7 @@ class PocketSphinxStream:
         self.second_opinion: Hypothesis | None = None
 
     def _active(self) -> tuple[tuple[Any, str], ...]:
-        pairs = tuple(zip(self._decoders, self._searches, strict=True))
+        pairs = tuple(zip(self._decoders, self._searches, strict=False))
         return pairs if self._digits else pairs[:2]
 
     def _pcm(self, samples: Samples) -> bytes:
