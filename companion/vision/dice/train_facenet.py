@@ -187,9 +187,12 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
                     bad &= dist > 0.8 * die
                 elif turn <= 12.0:
                     bad &= dist > 0.15 * die
-            found += [(float(face[i]), scan.patches[i]) for i in np.flatnonzero(bad)]
+            # Copies, not views: a view would keep the whole scan alive (memory).
+            picked = np.flatnonzero(bad)
+            picked = picked[np.argsort(-face[picked])][:HARD]
+            found += [(float(face[i]), scan.patches[i].copy()) for i in picked]
         found.sort(key=lambda fp: -fp[0])
-        out += [np.asarray(p, np.float32) for _, p in found[:HARD]]
+        out += [p for _, p in found[:HARD]]
     return out
 
 
