@@ -240,6 +240,13 @@ PALE_BASE_SATURATION = 0.45
 #: calls -> 1, none added on 5000-5799; 1.3 added 4).
 FOOT_CAP_BRIGHTER = 1.5
 
+#: The shaded-foot override needs under half the base to look like recess,
+#: or under ``FOOT_MAX_SHARE`` when the hole's inner base is this saturated
+#: with the peg's colour (its foot: a peg's shadow side on a light track is
+#: darker than 0.4 of the track; dev seeds 5000-5799 wrong calls 16 -> 14).
+FOOT_MAX_SHARE = 0.7
+FOOT_BASE_SATURATION = 0.8
+
 #: A hole mostly hidden by a nearer peg is empty when its top shows no colour
 #: (saturation below this; below half of it, or darker than ``BARE_TOP_VALUE``).
 BARE_TOP_SATURATION = 0.3
@@ -347,7 +354,9 @@ def classify(
         # shows the colour too, and the agreement means little (on development
         # frames this override was wrong 27 times out of 27 there): there only
         # a brightly lit cap over the foot counts.
-        own_foot = (agree[i] and share < 0.5 and (covered is None or not covered.any())
+        own_foot = (agree[i] and (share < 0.5 or (share < FOOT_MAX_SHARE
+                                                   and ev.base_saturation[i] >= FOOT_BASE_SATURATION))
+                    and (covered is None or not covered.any())
                     and (hole_owner[i] != colour
                          or ev.top_value[i] >= FOOT_CAP_BRIGHTER * ev.rim_value[i]))
         recess = share >= model.recess_share and not own_foot

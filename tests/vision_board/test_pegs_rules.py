@@ -196,3 +196,11 @@ def test_a_dark_peg_in_its_home_under_a_lit_cap_is_read_despite_its_dark_foot() 
     _show_peg(ev, "blue:home:4", "blue", recess_share=0.3)
     ev["top_value"][HOLE_NAMES.index("blue:home:4")] = 1.0  # 1.67 times the print's brightness
     assert _read(ev)["blue:home:4"] == "blue"
+
+
+def test_a_peg_whose_shadowed_foot_darkens_most_of_its_hole_is_read_when_its_base_is_its_colour() -> None:
+    ev = _empty_board()
+    _show_peg(ev, "track:5", "green", recess_share=0.6)
+    assert _read(ev)["track:5"] == "green"
+    ev["base_saturation"][HOLE_NAMES.index("track:5")] = 0.5  # a greyer base: the recess wins
+    assert _read(ev)["track:5"] == "empty"
