@@ -138,11 +138,13 @@ def read_die_in_dome(
     learned = read_by_classifier(crop_bgr, fraction)
     if learned.state == "settled":
         return learned
-    # The classifier saw no flat face it is sure of: the template reader still
-    # tells a die leaning on the wall (cocked) from a hidden one, but its own
+    # The classifier saw no flat face it is sure of: the template match still
+    # tells a die leaning on the wall (cocked) from a hidden one, but its
     # values are not announced (the classifier reads every face it reads, and
-    # more safely; see docs/vision-dice.md).
-    old = read_by_templates(crop_bgr, fraction)
+    # more safely; see docs/vision-dice.md). Only the match is needed for
+    # that (the wall test comes before any value in ``judge``), not the
+    # pip-place second opinion of ``read_by_templates``.
+    old = judge(match_in_dome(crop_bgr, fraction), ACCEPT, fraction)
     if old.state == "settled":
         return DieReading.unreadable("hidden", learned.confidence)
     return old
