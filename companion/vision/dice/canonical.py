@@ -41,16 +41,29 @@ def upright_region(
     upright frame) from (*x*, *y*).
     """
     side = CANON_PX + 2 * reach
+    return upright_warp(gray, x, y, angle_deg, die_px * CANON_SPAN / CANON_PX, side, cv2.INTER_LINEAR)
+
+
+def upright_warp(
+    image: FloatImage, x: float, y: float, angle_deg: float, src_per_out: float, side: int, interpolation: int
+) -> FloatImage:
+    """A *side* x *side* patch of *image* centred on (*x*, *y*), turned upright by
+    *angle_deg*, each output pixel *src_per_out* source pixels wide.
+
+    The one warp behind every upright face cut (the classifier's canonical
+    patches and the pip-place grid's patches): the output's centre maps to
+    (*x*, *y*) and its axes to the face's edges.
+    """
     rot = cv2.getRotationMatrix2D((0.0, 0.0), -angle_deg, 1.0)[:, :2]
-    a = (die_px * CANON_SPAN / CANON_PX) * rot
+    a = src_per_out * rot
     c = (side - 1) / 2.0
     t = np.array([x, y]) - a @ np.array([c, c])
     m = np.hstack([a, t[:, None]]).astype(np.float64)
     out = cv2.warpAffine(
-        gray,
+        image,
         m,
         (side, side),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        flags=interpolation | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
     return np.asarray(out, np.float32)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.vision.dice.canonical import upright_warp
 from companion.vision.dice.matching import PIP_SPACING, FacePlace
 from companion.vision.dice.patterns import CELLS, LAYOUTS
 
@@ -72,20 +73,7 @@ _PLAIN = _plain_mask()
 
 def face_patch(image: NDArray[np.float32], place: FacePlace, die_px: float) -> NDArray[np.float32]:
     """The face at *place* (*die_px* wide in *image*), upright, PATCH px square."""
-    rot = cv2.getRotationMatrix2D((0.0, 0.0), -place.angle_deg, 1.0)[:, :2]
-    s = die_px / PATCH
-    a = s * rot
-    c = (PATCH - 1) / 2.0
-    t = np.array([place.x, place.y]) - a @ np.array([c, c])
-    m = np.hstack([a, t[:, None]]).astype(np.float64)
-    out = cv2.warpAffine(
-        image,
-        m,
-        (PATCH, PATCH),
-        flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return np.asarray(out, np.float32)
+    return upright_warp(image, place.x, place.y, place.angle_deg, die_px / PATCH, PATCH, cv2.INTER_CUBIC)
 
 
 def cell_darkness(patch: NDArray[np.float32]) -> tuple[dict[tuple[int, int], float], float]:
