@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from dataclasses import replace
 from typing import Any
 
 from companion.errors import UserError
@@ -45,11 +44,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     video.add_argument("--clean", action="store_true", help="tidy scenes: camera straight above, even light, no noise")
 
 
-class _Silent:
-    def say(self, text: str, urgent: bool = False) -> None:
-        pass
-
-
 def _players(seed: int, n: int) -> list[str]:
     from companion.rules import COLORS
 
@@ -58,27 +52,20 @@ def _players(seed: int, n: int) -> list[str]:
 
 
 def _truth_game(seed: int, players: list[str], messy: float, unread: float = 0.0) -> tuple[Any, Any, float, int]:
-    from companion.live.judge import judge
+    from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.loop import Loop
     from companion.live.run import feed_observations
     from companion.live.scripted import scripted_game
     from companion.referee import Referee
 
     game = scripted_game(seed, players, messy=messy, unread=unread)
-    loop = Loop(Referee, _Silent())
+    loop = Loop(Referee, SilentSpeaker())
     loop.start(game.players)
     started = time.process_time()
     feed_observations(loop, game.observations)
     spent = time.process_time() - started
-    verdict = judge(
-        game.truth,
-        loop.events,
-        illegal_at=game.illegal_at,
-        pop_at=game.pop_at,
-        move_at=game.move_at,
-        worked_out=loop.worked_out,
-    )
-    return replace(verdict, unread_passed=loop.unread_passed), game, spent, len(game.observations)
+    verdict = judge_loop(loop, game.truth, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at)
+    return verdict, game, spent, len(game.observations)
 
 
 def run(args: argparse.Namespace) -> int:

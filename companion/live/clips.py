@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.live.frames import Frame
-from companion.live.judge import Verdict, judge
+from companion.live.judge import SilentSpeaker, Verdict, judge_loop
 from companion.live.loop import Loop
 from companion.live.run import RunStats, feed_frames
 
@@ -52,11 +52,6 @@ def truth_of(frames: Iterable[Any]) -> ClipTruth:
     return truth
 
 
-class _Silent:
-    def say(self, text: str, urgent: bool = False) -> None:
-        pass
-
-
 def referee_frames(
     frames: Iterable[tuple[Any, Any]],
     setup: dict[str, Any],
@@ -79,7 +74,7 @@ def referee_frames(
 
         stream = VisionStream(BoardReader(layout or load_layout(), calibration=None))
     players = [[p] if isinstance(p, str) else list(p) for p in setup.get("players", [])]
-    loop = Loop(Referee, speaker or _Silent())
+    loop = Loop(Referee, speaker or SilentSpeaker())
     loop.start(players or None, setup.get("rules"), setup.get("turn"), setup.get("pegs"))
     truths: list[Any] = []
 
@@ -93,15 +88,7 @@ def referee_frames(
 
 
 def judge_clip(loop: Loop, truth: ClipTruth) -> Verdict:
-    verdict = judge(
-        truth.events,
-        loop.events,
-        illegal_at=truth.illegal_at,
-        pop_at=truth.pop_at,
-        move_at=truth.move_at,
-        worked_out=loop.worked_out,
-    )
-    return replace(verdict, unread_passed=loop.unread_passed)
+    return judge_loop(loop, truth.events, illegal_at=truth.illegal_at, pop_at=truth.pop_at, move_at=truth.move_at)
 
 
 def render_game(

@@ -10,8 +10,8 @@ once (else it is *missed*), and any other illegal announcement is *false*.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 KEY_FIELDS = ("event", "color", "value", "from", "to", "victim", "at", "place", "reason")
 
@@ -83,6 +83,41 @@ def judge(
         pops_worked_out=len(worked_out),
         illegal_shown=len(illegal_at),
     )
+
+
+class JudgedLoop(Protocol):
+    """What :func:`judge_loop` reads of a ``companion.live.loop.Loop``."""
+
+    events: list[tuple[float, dict[str, Any]]]
+    worked_out: list[int]
+    unread_passed: int
+
+
+def judge_loop(
+    loop: JudgedLoop,
+    truth: Sequence[dict[str, Any]],
+    *,
+    illegal_at: Sequence[float] = (),
+    pop_at: Sequence[float] = (),
+    move_at: Sequence[float] = (),
+) -> Verdict:
+    """:func:`judge` on what a loop announced, with its worked-out and passed pops counted."""
+    verdict = judge(
+        truth,
+        loop.events,
+        illegal_at=illegal_at,
+        pop_at=pop_at,
+        move_at=move_at,
+        worked_out=loop.worked_out,
+    )
+    return replace(verdict, unread_passed=loop.unread_passed)
+
+
+class SilentSpeaker:
+    """A speaker that says nothing: benchmarks and tests judge the events only."""
+
+    def say(self, text: str, urgent: bool = False) -> None:
+        pass
 
 
 def _delays(
