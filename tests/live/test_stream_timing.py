@@ -8,38 +8,25 @@ tumble ended into.
 
 from __future__ import annotations
 
-import numpy as np
+from stream_script import FPS, reading, run_seconds
 
 from companion.vision.dice.reading import DieReading
-from companion.vision.readings import FrameReading, HoleReading
+from companion.vision.readings import FrameReading
 from companion.vision.stream import PopSettled, PositionStable, VisionEvent, VisionStream
 
-FPS = 10.0
 START = {"red": ("home",) * 4, "blue": ("home",) * 4}
 MOVED = {"red": ("home",) * 3 + ("track:1",), "blue": ("home",) * 4}
 OTHER = {"red": ("home",) * 3 + ("track:2",), "blue": ("home",) * 4}
 FOUR = DieReading("settled", 4, 0.95)
 
 
-def _signature(lie: int) -> np.ndarray:
-    return np.random.default_rng(lie).normal(0, 1, (16, 16)).astype(np.float32)
-
-
 def frame(pegs: dict[str, tuple[str, ...]], hand: bool = False, die: DieReading = FOUR, lie: int = 1) -> FrameReading:
-    holes = (HoleReading("track:5", "unknown" if hand else "empty", 1.0),)
-    return FrameReading(found=True, holes=holes, pegs=pegs, hand=hand, die=die, dome_signature=_signature(lie))
+    return reading(pegs, die, lie, hand)
 
 
 def run(stream: VisionStream, script: list[tuple[FrameReading, int]]) -> list[tuple[float, VisionEvent]]:
     """Feed each reading for a number of frames at 10 fps; return (t, event) pairs."""
-    out: list[tuple[float, VisionEvent]] = []
-    n = 0
-    for reading, frames in script:
-        for _ in range(frames):
-            t = n / FPS
-            out += [(t, e) for e in stream.push_reading(reading, t)]
-            n += 1
-    return out
+    return run_seconds(stream, [(r, frames / FPS) for r, frames in script])
 
 
 def positions(events: list[tuple[float, VisionEvent]]) -> list[tuple[float, dict[str, tuple[str, ...]]]]:

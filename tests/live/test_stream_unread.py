@@ -2,42 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-import numpy as np
 import pytest
+from stream_script import FPS, reading, run_seconds
 
 from companion.live.adapters import from_vision
 from companion.live.observations import PopUnread as UnreadObservation
 from companion.vision.dice.reading import DieReading
-from companion.vision.readings import FrameReading, HoleReading
+from companion.vision.readings import FrameReading
 from companion.vision.stream import PopSettled, PopUnread, VisionEvent, VisionStream
 
-FPS = 10.0
 START = {"red": ("home",) * 4, "blue": ("home",) * 4}
 HIDDEN = DieReading("hidden", None, 0.9)
 FOUR = DieReading("settled", 4, 0.95)
 
 
-def _signature(lie: int) -> np.ndarray:
-    """A dome thumbnail: the die lying one particular way (or a hand over it)."""
-    return np.random.default_rng(lie).normal(0, 1, (16, 16)).astype(np.float32)
-
-
 def frame(die: DieReading, lie: int, hand: bool = False) -> FrameReading:
-    holes = (HoleReading("track:5", "unknown" if hand else "empty", 1.0),)
-    return FrameReading(found=True, holes=holes, pegs=START, hand=hand, die=die, dome_signature=_signature(lie))
+    return reading(START, die, lie, hand)
 
 
-def run(stream: VisionStream, script: Iterable[tuple[FrameReading, float]]) -> list[tuple[float, VisionEvent]]:
-    """Feed each reading for its duration (seconds) at 10 fps; return (t, event) pairs."""
-    out: list[tuple[float, VisionEvent]] = []
-    t = 0.0
-    for reading, seconds in script:
-        for _ in range(int(round(seconds * FPS))):
-            out += [(t, e) for e in stream.push_reading(reading, t)]
-            t += 1 / FPS
-    return out
+run = run_seconds
 
 
 def die_events(events: list[tuple[float, VisionEvent]]) -> list[str]:
