@@ -264,6 +264,12 @@ class VisionStream:
             if still.clear_since is not None and t - still.clear_since >= self.unread_s:
                 self._unread(still, t, events)
             return
+        if still.clear_since is None or t - still.clear_since < self.settle_s:
+            # A hand over the board may shade or hide part of the dome: how
+            # the die lies is judged only on hand-free frames, or a hand
+            # moving a peg beside a die that never moved would count as a
+            # new pop of the same value (seen in whole rendered games).
+            return
         # Settled, still and read for long enough: once per still period.
         still.done = True
         value, confidence = verdict
@@ -332,13 +338,20 @@ class _Still:
         self.values: dict[int, list[float]] = {}
         #: Since when no hand has been seen over the board (None: one is now).
         self.clear_since: float | None = None
+        #: The thumbnails since then (a hand may shade the dome).
+        self.clear_sum: np.ndarray | None = None
+        self.clear_count = 0
 
     def add(self, die: DieReading, sig: np.ndarray, t: float, hand: bool) -> None:
+        sig32 = sig.astype(np.float32)
         if hand:
             self.clear_since = None
-        elif self.clear_since is None:
-            self.clear_since = t
-        sig32 = sig.astype(np.float32)
+            self.clear_sum, self.clear_count = None, 0
+        else:
+            if self.clear_since is None:
+                self.clear_since = t
+            self.clear_sum = sig32 if self.clear_sum is None else self.clear_sum + sig32
+            self.clear_count += 1
         self.sum = sig32 if self.sum is None else self.sum + sig32
         self.count += 1
         if die.state == "cocked":
@@ -347,6 +360,9 @@ class _Still:
             self.values.setdefault(die.value, []).append(die.confidence)
 
     def mean(self) -> np.ndarray:
+        """The averaged thumbnail: over the frames since the last hand, if any."""
+        if self.clear_sum is not None:
+            return self.clear_sum / max(self.clear_count, 1)
         assert self.sum is not None
         return self.sum / max(self.count, 1)
 

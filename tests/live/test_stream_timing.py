@@ -68,3 +68,34 @@ def test_a_settled_pop_is_timed_from_the_frame_the_tumble_ended_into() -> None:
     pops = [(round(t, 3), e.value) for t, e in run(stream, script) if isinstance(e, PopSettled)]
     # Landed at 1.4 s; still since then; 0.25 s of stillness is first reached at 1.7 s.
     assert pops == [(1.7, 6)]
+
+
+def test_a_hand_moving_a_peg_beside_a_die_that_never_moved_is_no_new_pop() -> None:
+    """Seen in a whole rendered game: the hand moving a peg shades the dome
+    (the thumbnail changes: lie 7), hides it for a frame, and the die keeps
+    reading the same value; that must not be a second pop of it."""
+    stream = VisionStream(settle_s=0.25)
+    hidden = DieReading("hidden", None, 0.5)
+    six = DieReading("settled", 6, 0.99)
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]  # a pop tumbling
+    script += [(frame(START, die=six, lie=2), 8)]  # settles on 6: one pop
+    script += [(frame(START, hand=True, die=six, lie=7), 10)]  # a hand shades the dome
+    script += [(frame(START, hand=True, die=hidden, lie=30), 1)]  # and passes over it
+    script += [(frame(START, hand=True, die=six, lie=8), 10)]  # still over the board
+    script += [(frame(START, die=six, lie=2), 10)]  # gone: the die lies as it lay
+    pops = [e.value for _, e in run(stream, script) if isinstance(e, PopSettled)]
+    assert pops == [6]
+
+
+def test_a_pop_settling_under_a_hand_is_reported_once_the_hand_is_gone() -> None:
+    stream = VisionStream(settle_s=0.25)
+    hidden = DieReading("hidden", None, 0.5)
+    three = DieReading("settled", 3, 0.99)
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]
+    script += [(frame(START, hand=True, die=three, lie=2), 10)]  # a hand over the board
+    script += [(frame(START, die=three, lie=2), 10)]
+    pops = [(round(t, 3), e.value) for t, e in run(stream, script) if isinstance(e, PopSettled)]
+    # The hand leaves at 2.3 s; 0.25 s hand-free is first reached at 2.6 s.
+    assert pops == [(2.6, 3)]
