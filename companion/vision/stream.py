@@ -264,11 +264,13 @@ class VisionStream:
             if still.clear_since is not None and t - still.clear_since >= self.unread_s:
                 self._unread(still, t, events)
             return
-        if still.clear_since is None or t - still.clear_since < self.settle_s:
+        if still.clear_count < 2:
             # A hand over the board may shade or hide part of the dome: how
-            # the die lies is judged only on hand-free frames, or a hand
-            # moving a peg beside a die that never moved would count as a
-            # new pop of the same value (seen in whole rendered games).
+            # the die lies is judged only on hand-free frames (two at least),
+            # or a hand moving a peg beside a die that never moved would
+            # count as a new pop of the same value (seen in whole rendered
+            # games). They need not be consecutive: the board's hand flag
+            # flickers on a few frames with no hand at all.
             return
         # Settled, still and read for long enough: once per still period.
         still.done = True
@@ -338,7 +340,7 @@ class _Still:
         self.values: dict[int, list[float]] = {}
         #: Since when no hand has been seen over the board (None: one is now).
         self.clear_since: float | None = None
-        #: The thumbnails since then (a hand may shade the dome).
+        #: The hand-free frames' thumbnails (a hand may shade the dome).
         self.clear_sum: np.ndarray | None = None
         self.clear_count = 0
 
@@ -346,7 +348,6 @@ class _Still:
         sig32 = sig.astype(np.float32)
         if hand:
             self.clear_since = None
-            self.clear_sum, self.clear_count = None, 0
         else:
             if self.clear_since is None:
                 self.clear_since = t
@@ -360,7 +361,7 @@ class _Still:
             self.values.setdefault(die.value, []).append(die.confidence)
 
     def mean(self) -> np.ndarray:
-        """The averaged thumbnail: over the frames since the last hand, if any."""
+        """The averaged thumbnail: over the hand-free frames, if any."""
         if self.clear_sum is not None:
             return self.clear_sum / max(self.clear_count, 1)
         assert self.sum is not None
