@@ -231,7 +231,17 @@ class VisionStream:
         self._prev_homography = homography
         self._prev_frame = (t, die, sig, reading.hand)
         if moving:
-            self._disturbed = True
+            # A change in the dome with the die still read flat on the value
+            # it rested on (a hand or a shadow passing while a peg is moved
+            # beside the dome) disturbs nothing: a real pop hides the die
+            # under the hand and blurs it while it tumbles.
+            rest = self._rest
+            same_face = (
+                rest is not None and rest.value is not None
+                and die.state == "settled" and die.value == rest.value
+            )
+            if not same_face:
+                self._disturbed = True
             self._still = None
             return
         if self._still is None or not same_view:

@@ -114,3 +114,21 @@ def test_a_hand_flag_flickering_on_a_board_with_no_hand_does_not_hold_a_pop_back
     pops = [(round(t, 3), e.value) for t, e in run(stream, script) if isinstance(e, PopSettled)]
     # Landed at 1.3 s; 0.25 s of stillness and two hand-free frames at 1.6 s.
     assert pops == [(1.6, 2)]
+
+
+def test_a_changed_dome_with_the_die_read_flat_on_its_value_throughout_is_no_new_pop() -> None:
+    """Seen in a whole rendered game: while a peg was moved beside the dome the
+    thumbnail changed frame to frame (a hand, a shadow) and stayed changed
+    after, but every frame read the die flat on the same 4: it never moved."""
+    stream = VisionStream(settle_s=0.25)
+    hidden = DieReading("hidden", None, 0.5)
+    four = DieReading("settled", 4, 0.99)
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]
+    script += [(frame(START, die=four, lie=2), 8)]  # one pop: a 4
+    script += [(frame(START, hand=True, die=four, lie=40 + k), 1) for k in range(6)]  # changing, read 4
+    script += [(frame(START, die=four, lie=3), 10)]  # looks different now, still a 4
+    script += [(frame(START, die=hidden, lie=20 + k), 1) for k in range(3)]  # a real pop
+    script += [(frame(START, die=four, lie=4), 8)]  # lands on 4 again: a second pop
+    pops = [e.value for _, e in run(stream, script) if isinstance(e, PopSettled)]
+    assert pops == [4, 4]
