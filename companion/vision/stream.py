@@ -235,10 +235,10 @@ class VisionStream:
             # it rested on (a hand or a shadow passing while a peg is moved
             # beside the dome) disturbs nothing: a real pop hides the die
             # under the hand and blurs it while it tumbles.
-            rest = self._rest
+            last = self._rest
             same_face = (
-                rest is not None and rest.value is not None
-                and die.state == "settled" and die.value == rest.value
+                last is not None and last.value is not None
+                and die.state == "settled" and die.value == last.value
             )
             if not same_face:
                 self._disturbed = True
