@@ -8,6 +8,7 @@ against an exact truth independent of the renderer.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -73,3 +74,29 @@ def drawn_die_reading(truth: Any) -> DieReading:
     if state in ("hidden", "cocked"):
         return DieReading.unreadable("cocked" if state == "cocked" else "hidden")
     return DieReading("settled", truth.die_value, 0.9)
+
+
+def stream_rendered_clip(
+    layout: Any, scene: Any, actions: list[Any], seed: int,
+    die: Callable[[DieReading], DieReading] = lambda drawn: drawn,
+) -> tuple[list[Any], list[int]]:
+    """Render *actions* (die 2, slightly turned and off-centre, 10 fps) through
+    the real board reader and time layer; the die reader is the stand-in
+    :func:`drawn_die_reading`, passed through *die* (e.g. to fail some reads).
+    Returns the stream's events and the pops the script made."""
+    from companion.sim import DieView
+    from companion.sim.simulate import simulate_script
+    from companion.vision.reader import BoardReader
+    from companion.vision.stream import VisionStream
+
+    drawn: list[DieReading] = []
+    stream = VisionStream(BoardReader(layout, die_reader=lambda crop: die(drawn[-1])))
+    events: list[Any] = []
+    owed: list[int] = []
+    for image, truth in simulate_script(actions, scene, seed=seed, fps=10,
+                                        die=DieView(2, yaw_deg=10.0, offset_mm=(3.0, 2.0))):
+        assert image is not None
+        drawn.append(drawn_die_reading(truth))
+        events += stream.push(image, truth.time)
+        owed += [line["pop"] for line in truth.inputs if "pop" in line]
+    return events, owed

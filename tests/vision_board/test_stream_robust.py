@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from board_frames import drawn_die_reading
+from board_frames import stream_rendered_clip
 
 from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading
@@ -147,10 +147,8 @@ def test_rendered_light_change_nudge_and_flickering_reads() -> None:
     from a stand-in that reports what the renderer drew, but fails (``hidden``)
     on every third read of a settled die."""
     from companion.layout import load_layout
-    from companion.sim import DieView, Scene
+    from companion.sim import Scene
     from companion.sim.script import ChangeLight, NudgeCamera, PassOver, Wait, pop
-    from companion.sim.simulate import simulate_script
-    from companion.vision.reader import BoardReader
 
     layout = load_layout()
     scene = Scene.default(layout, tilt_deg=15)
@@ -159,22 +157,13 @@ def test_rendered_light_change_nudge_and_flickering_reads() -> None:
                NudgeCamera(), Wait(seconds=0.8),
                PassOver(start=(133.5, -40.0), end=(133.5, 300.0), height_mm=70.0),
                Wait(seconds=0.6), *pop(4), Wait(seconds=1.0)]
-    drawn: list[DieReading] = []
     reads = itertools.count()
 
-    def die_reader(crop: np.ndarray) -> DieReading:
-        if drawn[-1].state == "settled" and next(reads) % 3 == 2:
+    def fail_every_third_settled_read(drawn: DieReading) -> DieReading:
+        if drawn.state == "settled" and next(reads) % 3 == 2:
             return HIDDEN
-        return drawn[-1]
+        return drawn
 
-    stream = VisionStream(BoardReader(layout, die_reader=die_reader))
-    events: list[VisionEvent] = []
-    owed: list[int] = []
-    for image, truth in simulate_script(actions, scene, seed=4, fps=10,
-                                        die=DieView(2, yaw_deg=10.0, offset_mm=(3.0, 2.0))):
-        assert image is not None
-        drawn.append(drawn_die_reading(truth))
-        events += stream.push(image, truth.time)
-        owed += [line["pop"] for line in truth.inputs if "pop" in line]
+    events, owed = stream_rendered_clip(layout, scene, actions, 4, fail_every_third_settled_read)
     assert len(owed) == 2
     assert pops(events) == owed

@@ -14,15 +14,12 @@ time layer; the die reader has its own benchmark (docs/vision-dice.md).
 from __future__ import annotations
 
 import pytest
-from board_frames import drawn_die_reading
+from board_frames import stream_rendered_clip
 
 from companion.layout import load_layout
-from companion.sim import DieView, Scene
+from companion.sim import Scene
 from companion.sim.script import NudgeCamera, PassOver, Wait, pop
-from companion.sim.simulate import simulate_script
-from companion.vision.dice.reading import DieReading
-from companion.vision.reader import BoardReader
-from companion.vision.stream import PopSettled, PositionStable, VisionStream
+from companion.vision.stream import PopSettled, PositionStable
 
 
 @pytest.mark.slow
@@ -32,16 +29,7 @@ def test_two_equal_pops_a_pass_over_and_a_nudge() -> None:
     actions = [Wait(seconds=0.6), *pop(4), Wait(seconds=0.6), *pop(4), Wait(seconds=0.6),
                PassOver(start=(133.5, -40.0), end=(133.5, 300.0), height_mm=70.0),
                Wait(seconds=0.6), NudgeCamera(), Wait(seconds=1.0)]
-    drawn: list[DieReading] = []
-    stream = VisionStream(BoardReader(layout, die_reader=lambda crop: drawn[-1]))
-    events = []
-    owed = []
-    for image, truth in simulate_script(actions, scene, seed=3, fps=10,
-                                        die=DieView(2, yaw_deg=10.0, offset_mm=(3.0, 2.0))):
-        assert image is not None
-        drawn.append(drawn_die_reading(truth))
-        events += stream.push(image, truth.time)
-        owed += [line["pop"] for line in truth.inputs if "pop" in line]
+    events, owed = stream_rendered_clip(layout, scene, actions, 3)
     assert owed == [4, 4]
     assert [e.value for e in events if isinstance(e, PopSettled)] == owed
     positions = [e for e in events if isinstance(e, PositionStable)]
