@@ -15,6 +15,7 @@ from companion.live.observations import (
     BoardStable,
     DieCocked,
     Observation,
+    PopReadLate,
     PopSettled,
     PopUnread,
     Spoken,
@@ -31,6 +32,8 @@ def from_vision(event: Any) -> Observation | None:
         return PopSettled(t, int(event.value))
     if kind == "PopUnread":
         return PopUnread(t)
+    if kind == "PopReadLate":
+        return PopReadLate(t, int(event.value))
     if kind == "DieCocked":
         return DieCocked(t)
     if kind == "BoardLost":

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.live import boards
+from companion.live.catch_up import only_way
 from companion.live.observations import (
     BoardFound,
     BoardLost,
@@ -46,6 +47,7 @@ from companion.live.observations import (
     CameraLost,
     DieCocked,
     Observation,
+    PopReadLate,
     PopSettled,
     PopUnread,
     Spoken,
@@ -56,6 +58,7 @@ from companion.live.referee_view import LiveReferee, RefereeView
 from companion.referee.board_diff import read_board
 from companion.referee.inputs import InputError, parse_board
 from companion.rules import Move, Phase, State, legal_moves, lose_move
+from companion.rules import apply as apply_move
 from companion.rules import pop as rules_pop
 
 #: Referee events spoken ahead of routine ones.
@@ -76,6 +79,10 @@ class LoopSettings:
     held_pop_s: float = 10.0
     #: A pop said by voice (the camera missed it) and then seen this soon is the same pop.
     spoken_pop_s: float = 1.5
+    #: A pop the camera could not read is said aloud only if it is still
+    #: unknown this long after (the camera often reads it a moment later,
+    #: or the move tells it).
+    unread_say_s: float = 1.5
 
 
 @dataclass
@@ -96,6 +103,9 @@ class _Unread:
     t: float
     #: The question has been asked aloud (asked once, never repeated).
     asked: bool = False
+    #: "I could not read ..." has been said (once, and only if still unknown
+    #: after ``unread_say_s``).
+    said: bool = False
     #: A move was seen that several values explain (waiting for the number).
     moved: bool = False
     #: Who-goes-first only: play went on without the number; said once.
@@ -186,6 +196,7 @@ class Loop:
         #: Unread pops settled by passing the turn (no peg moved; value unknown).
         self.unread_passed = 0
         self.before_move: State | None = None  # the referee before the last move
+        self.before_pop: State | None = None  # the referee before the last pop the camera read
         self.cocked_said = False
         self.camera_lost = False
         self.timers = _Timers()
@@ -305,6 +316,8 @@ class Loop:
             self._on_board(obs)
         elif isinstance(obs, (PopSettled, PopUnread)):
             self._on_pop(obs)
+        elif isinstance(obs, PopReadLate):
+            self._on_late_read(obs)
         elif isinstance(obs, DieCocked):
             if not self.cocked_said and self.stage in ("game", "check"):
                 self.cocked_said = True
@@ -474,6 +487,8 @@ class Loop:
             return
         if self.unread is not None and self._move_after_unread(whole):
             return
+        if self.unread is None and self.held_pops and self._catch_up(whole):
+            return
         if self.referee.phase == "pop" and self._pops_explaining(whole):
             # A move made while the camera saw no pop: the pop was missed (a
             # hand hid the die, a glare) or not made. Ask for the number
@@ -486,8 +501,44 @@ class Loop:
             return
         if self.illegal_board is not None and boards.same(whole, self.illegal_board, colours):
             return
+        if self.illegal_board is not None and self._played_on(whole):
+            return
         self.illegal_board = whole
         self._feed({"board": whole}, origin="camera")
+
+    def _catch_up(self, whole: boards.Board) -> bool:
+        """Several moves seen at once (the board was not readable while they
+        were made): when exactly one way of playing the held pops leads to
+        *whole*, play it step by step (see :mod:`companion.live.catch_up`).
+        Returns whether it did."""
+        state = self.referee.state
+        if state is None:
+            return False
+        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        way = only_way(state, held, whole)
+        if way is None:
+            return False
+        for step in way:
+            if step.pop is not None:
+                self.held_pops.pop(0)
+                self.before_pop = self.referee.state
+                if step.unread:
+                    name = (self.referee.player or "").capitalize()
+                    self._say(f"That move means {name} popped a {step.pop}.")
+                    self._feed({"pop": step.pop}, origin="loop", quiet=("pop",))
+                else:
+                    self._feed({"pop": step.pop}, origin="camera")
+            if step.move is not None:
+                before = self.referee.state
+                assert before is not None
+                after = apply_move(before, step.move)
+                self._feed({"board": boards.normalise(after.position(), list(whole))}, origin="camera")
+                self.before_move = before
+        self.illegal_board = None
+        self.unseen_pop_board = None
+        self._note_missing({})
+        self._release_pops()
+        return True
 
     def _pops_explaining(self, whole: boards.Board, state: State | None = None) -> list[int]:
         """The pop values for which *whole* would be one legal move of the player
@@ -615,11 +666,11 @@ class Loop:
         name = player.capitalize()
         if self.referee.phase == "first":
             # Who goes first cannot be decided without every value: ask now.
-            self.unread.asked = True
+            self.unread.asked = self.unread.said = True
             self._say(f"I could not read {name}'s pop. {name}, say the number you popped.")
-        else:
-            # The move that follows usually tells the value; ask only if not.
-            self._say(f"I could not read {name}'s pop.")
+        # Otherwise the camera often reads the die a moment later, or the
+        # move that follows tells the value: it is said only if still
+        # unknown after a while (see _timers), and asked only if needed.
 
     def _unread_without_move(self, board: boards.Board | None = None) -> bool:
         """Another pop came after an unread one (or *board* shows another
@@ -799,6 +850,69 @@ class Loop:
         self.held_pops.append(obs)
         self._release_pops()
 
+    def _on_late_read(self, obs: PopReadLate) -> None:
+        """The camera read, after all, the pop it reported unread.
+
+        Still held: it is an ordinary pop now. Not yet worked out: it is the
+        pop, fed as the camera's, and a move already on the board is judged
+        with it. Already worked out from the move, or settled by the
+        players' word: the loop keeps what it has (the move and the players
+        saw more than a die read late).
+        """
+        self.last_pop_seen = obs.value
+        for i in range(len(self.held_pops) - 1, -1, -1):
+            held = self.held_pops[i]
+            if isinstance(held, PopUnread):
+                if i == len(self.held_pops) - 1:
+                    self.held_pops[i] = PopSettled(held.t, obs.value)
+                    self._release_pops()
+                return
+        unread = self.unread
+        if unread is None or self.stage == "over":
+            return
+        self.unread = None
+        self.unseen_pop_board = None
+        self.before_pop = self.referee.state
+        self._feed({"pop": obs.value}, origin="camera")
+        if unread.moved or self.last_board is not None:
+            self.reevaluate()
+        else:
+            self._release_pops()
+
+    def _played_on(self, board: boards.Board) -> bool:
+        """The players played on after a move called illegal: *board* is that
+        move followed by the next pops held since (the next player's move).
+
+        When exactly one other value of the pop it was judged by makes that
+        move legal and the held pops lead on from it to *board*, the camera
+        misread the die: the pop is corrected (said once), the move taken,
+        and *board* judged afresh. Returns whether it was. (A pop alone does
+        not overrule the call: a player may pop early while the last move is
+        still being put right.)"""
+        called = self.illegal_board
+        state = self.before_pop
+        if called is None or state is None or self.referee.phase != "move" or not self.held_pops:
+            return False
+        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        values = []
+        for v in self._pops_explaining(called, state):
+            if v == self.referee.pending_pop:
+                continue
+            popped = rules_pop(state, v)
+            moved = read_board(popped, parse_board(called, state.options.pegs_per_color))
+            if isinstance(moved, Move) and self._chain_explains(apply_move(popped, moved), held, board):
+                values.append(v)
+        if len(values) != 1:
+            return False
+        name = (self.referee.player or "").capitalize()
+        self._say(f"You played on, so I take it {name} popped a {values[0]}.")
+        self._feed({"command": "pop", "value": values[0]}, origin="loop", quiet=("correct", "pop"))
+        self.illegal_board = None
+        self._feed_board(called, {})
+        if self.stage != "over":
+            self._evaluate(board)
+        return True
+
     def _ready_for_pop(self) -> bool:
         return (
             self.stage in ("game", "check")
@@ -823,6 +937,7 @@ class Loop:
             if isinstance(pop, PopUnread):
                 self._begin_unread(pop)
                 continue
+            self.before_pop = self.referee.state
             self._feed({"pop": pop.value}, origin="camera")
             self._after_pop()
         if self.held_pops:
@@ -937,6 +1052,11 @@ class Loop:
                 del tm.awaiting_home[colour]
                 tm.reminded_home.add(colour)
                 self._say(f"{colour.capitalize()}, your peg goes back to Home.")
+        unread = self.unread
+        if unread is not None and not unread.said and t - unread.t >= self.settings.unread_say_s:
+            unread.said = True
+            if not unread.asked:
+                self._say(f"I could not read {unread.player.capitalize()}'s pop.")
         if tm.missing_since is not None and not tm.missing_said and t - tm.missing_since >= self.settings.missing_peg_s:
             tm.missing_said = True
             self._say("I cannot see every peg. Please put each peg back on its hole.")

@@ -40,6 +40,18 @@ class PopUnread:
 
 
 @dataclass(frozen=True)
+class PopReadLate:
+    """The last pop, seen but not read (:class:`PopUnread`), reads ``value`` after all.
+
+    The die has not moved since (the hand that hid it went, the glare
+    passed): this is that pop's value, not a new pop.
+    """
+
+    t: float
+    value: int
+
+
+@dataclass(frozen=True)
 class DieCocked:
     """The die is leaning, not flat: the player must tap the Pop-O-Matic."""
 
@@ -93,7 +105,17 @@ class Tick:
 
 
 Observation = (
-    BoardStable | PopSettled | PopUnread | DieCocked | BoardLost | BoardFound | CameraLost | CameraBack | Spoken | Tick
+    BoardStable
+    | PopSettled
+    | PopUnread
+    | PopReadLate
+    | DieCocked
+    | BoardLost
+    | BoardFound
+    | CameraLost
+    | CameraBack
+    | Spoken
+    | Tick
 )
 
 
@@ -103,6 +125,8 @@ def to_json(obs: Observation) -> dict[str, Any]:
         return {"t": obs.t, "board": obs.pegs}
     if isinstance(obs, PopSettled):
         return {"t": obs.t, "pop": obs.value}
+    if isinstance(obs, PopReadLate):
+        return {"t": obs.t, "pop-read": obs.value}
     if isinstance(obs, Spoken):
         return {"t": obs.t, "say": {"intent": obs.intent, **obs.value}}
     return {"t": obs.t, _KIND_NAMES[type(obs)]: True}
@@ -145,6 +169,11 @@ def from_json(obj: object) -> Observation:
         if type(value) is not int or not 1 <= value <= 6:
             raise ObservationError(f"\"pop\" must be a whole number from 1 to 6, not {value!r}")
         return PopSettled(t, value)
+    if "pop-read" in obj:
+        value = obj["pop-read"]
+        if type(value) is not int or not 1 <= value <= 6:
+            raise ObservationError(f"\"pop-read\" must be a whole number from 1 to 6, not {value!r}")
+        return PopReadLate(t, value)
     if "say" in obj:
         said = obj["say"]
         if not isinstance(said, dict) or not isinstance(said.get("intent"), str):
@@ -156,5 +185,5 @@ def from_json(obj: object) -> Observation:
             made: Observation = cls(t)
             return made
     raise ObservationError(
-        "an observation needs one of board, pop, say, " + ", ".join(_KINDS) + f"; got keys {sorted(obj)}"
+        "an observation needs one of board, pop, pop-read, say, " + ", ".join(_KINDS) + f"; got keys {sorted(obj)}"
     )

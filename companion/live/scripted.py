@@ -7,7 +7,9 @@ report) becomes a timed list of observations, and seeded "messy hands" are
 woven in: a peg lifted and put back, a bumped peg left beside the board for a
 while, the next pop settling before the move is stable, a peg knocked off its
 hole, a cocked die, an illegal move that is then put right, a pop the camera
-never saw (the player moves, then says the number). Apart from those, a
+never saw (the player moves, then says the number), a move the camera never
+saw stable (a hand or a glare over the board until the next move is made,
+so one board shows both; its delay is counted from that board). Apart from those, a
 chance *unread* turns settled pops into ``PopUnread`` (the camera saw the
 die settle but could not read it; nobody says the number). The truth is the
 referee events of the clean game plus one ``illegal`` event per illegal move
@@ -35,7 +37,7 @@ from companion.referee.playthrough import random_game
 from companion.rules import COLORS
 
 #: The messy-hand kinds :func:`scripted_game` can weave in.
-MESSY_KINDS = ("lift", "bump-left", "early-pop", "knock", "cocked", "illegal", "lost", "missed-pop")
+MESSY_KINDS = ("lift", "bump-left", "early-pop", "knock", "cocked", "illegal", "lost", "missed-pop", "blind")
 
 
 @dataclass
@@ -52,6 +54,10 @@ class ScriptedGame:
     pop_at: list[float] = field(default_factory=list)
     move_at: list[float] = field(default_factory=list)
     messy: dict[str, int] = field(default_factory=dict)
+
+
+def bumped_in(events: list[dict[str, Any]]) -> bool:
+    return any(e.get("event") == "bump" for e in events)
 
 
 def _without(board: dict[str, list[str]], colour: str, place: str) -> dict[str, list[str]]:
@@ -103,6 +109,7 @@ def scripted_game(
     before = home
     pending_pop: PopSettled | PopUnread | None = None  # an early pop, already placed before its board
     missed: int | None = None  # a pop the camera did not see, said after the move
+    blind = 0  # moves made while the camera saw no stable board (shown with the next)
 
     turns_begun = unread_ok = False  # unread pops only after who-goes-first (see below)
 
@@ -133,7 +140,7 @@ def scripted_game(
                 pending_pop = None  # already in the stream, before the last board
                 continue
             nxt_line = lines[i + 1][0] if i + 1 < len(lines) else {}
-            if "board" in nxt_line and mess("missed-pop"):
+            if "board" in nxt_line and not blind and mess("missed-pop"):
                 # The camera never sees this pop; the player moves, then says it.
                 missed = int(line["pop"])
                 continue
@@ -152,6 +159,15 @@ def scripted_game(
             missed = None
             before = board
             continue
+        later_boards = [ln for ln, _ in lines[i + 1:] if "board" in ln]
+        if later_boards and not bumped_in(events) and mess("blind"):
+            # No stable board until the next move is made too.
+            blind += 1
+            before = board
+            continue
+        for _ in range(blind):
+            game.move_at.append(t)  # seen, at the earliest, with this board
+        blind = 0
         if mess("illegal"):
             wrong = _wrong_count(board, before, rng)
             if wrong is not None:

@@ -406,7 +406,7 @@ def classify(
     pegness = ev.top_saturation + ev.body_saturation
     before = list(states)
     suspect = np.array([hole_owner[k] == states[k] and not _plastic(ev, k) for k in range(n)])
-    _four_per_colour(states, conf, ambiguous, pegness, suspect)
+    _four_per_colour(states, conf, ambiguous, pegness, suspect, hole_owner)
     if why is not None:
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
                   for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
@@ -414,7 +414,8 @@ def classify(
 
 
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
-                     pegness: np.ndarray, suspect: np.ndarray) -> None:
+                     pegness: np.ndarray, suspect: np.ndarray,
+                     hole_owner: tuple[str | None, ...]) -> None:
     """Apply the rules' prior in place: every colour has exactly four pegs.
 
     Extra pegs are taken from the ambiguous ones (least plastic-looking
@@ -422,10 +423,16 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
     as many become unknown, *suspect* ones first (read on the print of their
     own colour with no lit cap: where a blurred empty hole's phantom comes
     from), then the least sure: the reader never picks a peg to drop at
-    random. An
-    ambiguous peg is kept only when the prior confirms it: nothing on the
-    board is unknown and its colour then has exactly four pegs; otherwise it
-    is unknown too.
+    random.
+
+    A hole of a colour's Home or Finish can hold only that colour's peg, so
+    when that colour's four pegs are all seen surely elsewhere, an unknown
+    hole there is empty. An ambiguous peg is kept only when the prior
+    confirms it: its colour then has exactly four pegs and no unknown hole
+    is left that could hold a peg of that colour (a track hole, or one of its
+    own). This is judged colour by colour: a hole nobody can read in Blue's
+    Finish says nothing about Yellow's pegs (judged over the whole board,
+    one such hole kept every ambiguous Home peg unknown for whole games).
     """
     for colour in COLORS:
         idx = [i for i, s in enumerate(states) if s == colour]
@@ -440,11 +447,22 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
             left = [i for i in idx if states[i] == colour]
             for i in sorted(left, key=lambda i: (not suspect[i], conf[i]))[:excess]:
                 states[i], conf[i] = "unknown", 0.0
-    settled = "unknown" not in states
     for colour in COLORS:
-        idx = [i for i, s in enumerate(states) if s == colour]
-        if settled and len(idx) == 4:
-            continue
-        for i in idx:
-            if ambiguous[i]:
-                states[i], conf[i] = "unknown", 0.0
+        sure = [i for i, st in enumerate(states) if st == colour and not ambiguous[i]]
+        if len(sure) == 4:
+            for k, st in enumerate(states):
+                if st == "unknown" and hole_owner[k] == colour:
+                    states[k], conf[k] = "empty", 0.3
+    changed = True
+    while changed:  # unknown only grows, so this ends (at most 60 rounds)
+        changed = False
+        for colour in COLORS:
+            idx = [i for i, st in enumerate(states) if st == colour]
+            doubtful = [i for i in idx if ambiguous[i]]
+            if not doubtful:
+                continue
+            open_holes = any(st == "unknown" and hole_owner[k] in (None, colour) for k, st in enumerate(states))
+            if open_holes or len(idx) != 4:
+                for i in doubtful:
+                    states[i], conf[i] = "unknown", 0.0
+                changed = True

@@ -22,7 +22,13 @@ that spoke on every frame would nag and misjudge. So:
   die, a steep camera). The referee then knows a pop happened whose value it
   must learn another way (the move, or the players' word) instead of falling
   out of step with the turns. It takes the place of the pop, once per still
-  period; a value read later in the same still period is not reported.
+  period. A frame that reads a value holds it back a little (``settle_s``
+  more), so a die that just became readable is read, not reported unread.
+* A **pop read late** is reported when the die of the last pop, reported
+  unread, is read after all while it has not moved since (the hand that hid
+  it moved away, the glare passed): in the same still period, or in a later
+  one whose die lies as the unread one did. At most once per unread pop; a
+  new pop closes it.
 * A **camera nudge** or a **light change** is no pop: a new pose starts a
   new still period and is never motion, and a settle with no disturbance
   takes the dome as the reference again. A disturbance before that compares
@@ -90,7 +96,20 @@ class BoardFound:
     t: float
 
 
-VisionEvent = PositionStable | PopSettled | PopUnread | DieCocked | BoardLost | BoardFound
+@dataclass(frozen=True)
+class PopReadLate:
+    """The last pop, reported :class:`PopUnread`, reads ``value`` after all.
+
+    The die has not moved since that report (the same rest), so this is that
+    pop's value, not a new pop.
+    """
+
+    t: float
+    value: int
+    confidence: float
+
+
+VisionEvent = PositionStable | PopSettled | PopUnread | PopReadLate | DieCocked | BoardLost | BoardFound
 
 
 def signature_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -152,6 +171,8 @@ class VisionStream:
         self._prev_homography: np.ndarray | None = None
         self._prev_frame: tuple[float, DieReading, np.ndarray, bool] | None = None
         self._still: _Still | None = None
+        #: The last pop was reported unread and its die has not been read since.
+        self._late_open = False
 
     def push(self, frame_bgr: np.ndarray, t_seconds: float) -> list[VisionEvent]:
         """Read one frame with the reader and return the events it completes."""
@@ -256,7 +277,11 @@ class VisionStream:
                 self._still.add(previous[1], previous[2], previous[0], previous[3])
         still = self._still
         still.add(die, sig, t, reading.hand)
-        if still.done or t - still.since < self.settle_s:
+        if still.done:
+            if still.unread and self._late_open:
+                self._read_late(still, t, events)
+            return
+        if t - still.since < self.settle_s:
             return
         if still.cocked_read():
             self._disturbed = True
@@ -271,7 +296,12 @@ class VisionStream:
             # that is a pop whose value the referee must learn another way.
             # The clock runs only while no hand is over the board: a hand
             # resting on the dome hides the die too, and lifting it shows it.
-            if still.clear_since is not None and t - still.clear_since >= self.unread_s:
+            # A frame that reads a value waits a little longer for the vote
+            # (a die that just became readable), but not for ever.
+            clear = still.clear_since
+            read_now = die.state == "settled" and die.value is not None
+            wait = self.unread_s + (self.settle_s if read_now else 0.0)
+            if clear is not None and t - clear >= wait - 1e-9:
                 self._unread(still, t, events)
             return
         if still.clear_count < 2:
@@ -289,8 +319,14 @@ class VisionStream:
         if self._rest is None:
             if self._disturbed:
                 events.append(PopSettled(t, value, confidence))
+                self._late_open = False
         elif self._disturbed and self._moved(rest, value, still.homography):
             events.append(PopSettled(t, value, confidence))
+            self._late_open = False
+        elif self._late_open and self._rest.value is None:
+            # The die of the pop reported unread, lying as it did, read now.
+            events.append(PopReadLate(t, value, confidence))
+            self._late_open = False
         # Undisturbed settles re-take the reference too: after a camera nudge or
         # a change of light the dome looks different, and the die has not moved.
         self._rest = _Rest(rest, value, still.homography)
@@ -303,11 +339,24 @@ class VisionStream:
         rest = still.mean()
         if self._disturbed and (self._rest is None or self._moved(rest, None, still.homography)):
             events.append(PopUnread(t))
+            still.unread = True
+            self._late_open = True
         # The unread rest is the new reference (value unknown): the next pop
         # must lie differently from *this*, not from the last read one.
         self._rest = _Rest(rest, None, still.homography)
         self._disturbed = False
         self._cocked_reported = False
+
+    def _read_late(self, still: _Still, t: float, events: list[VisionEvent]) -> None:
+        """The still period that reported a pop unread reads a value after all."""
+        verdict = still.value_read()
+        if verdict is None or still.clear_count < 2:
+            return
+        value, confidence = verdict
+        events.append(PopReadLate(t, value, confidence))
+        self._late_open = False
+        if self._rest is not None:
+            self._rest = _Rest(self._rest.signature, value, self._rest.homography)
 
     def _moved(self, rest: np.ndarray, value: int | None, homography: np.ndarray | None) -> bool:
         """Whether the die now lies differently from the last reference rest."""
@@ -344,6 +393,8 @@ class _Still:
         self.since = since
         self.homography = homography
         self.done = False
+        #: This still period was closed as a pop that could not be read.
+        self.unread = False
         self.sum: np.ndarray | None = None
         self.count = 0
         self.cocked = 0

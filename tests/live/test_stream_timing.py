@@ -132,3 +132,65 @@ def test_a_changed_dome_with_the_die_read_flat_on_its_value_throughout_is_no_new
     script += [(frame(START, die=four, lie=4), 8)]  # lands on 4 again: a second pop
     pops = [e.value for _, e in run(stream, script) if isinstance(e, PopSettled)]
     assert pops == [4, 4]
+
+
+def die_events(events: list[tuple[float, VisionEvent]]) -> list[tuple[float, str, int | None]]:
+    """The die's events as (time, kind, value): positions left out."""
+    return [
+        (round(t, 3), type(e).__name__, getattr(e, "value", None))
+        for t, e in events
+        if not isinstance(e, PositionStable)
+    ]
+
+
+def test_a_pop_reported_unread_and_then_read_while_the_die_lies_still_is_read_late() -> None:
+    """Seen in whole rendered games: glare hid the die for a second after it
+    landed, then it read plainly. The unread pop is reported, then its value."""
+    stream = VisionStream(settle_s=0.25, unread_s=0.5)
+    hidden = DieReading("hidden", None, 0.5)
+    five = DieReading("settled", 5, 0.97)
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]  # the tumble
+    script += [(frame(START, die=hidden, lie=2), 10)]  # landed, unreadable for 1 s
+    script += [(frame(START, die=five, lie=2), 10)]  # the glare has gone
+    kinds = [(t, name, value) for t, name, value in die_events(run(stream, script))]
+    assert kinds == [(1.8, "PopUnread", None), (2.4, "PopReadLate", 5)]
+
+
+def test_a_late_read_after_a_hand_passed_over_the_unread_die_is_that_pop() -> None:
+    stream = VisionStream(settle_s=0.25, unread_s=0.5)
+    hidden = DieReading("hidden", None, 0.5)
+    five = DieReading("settled", 5, 0.97)
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]
+    script += [(frame(START, die=hidden, lie=2), 10)]
+    script += [(frame(START, hand=True, die=hidden, lie=20 + k), 1) for k in range(3)]  # a hand passes
+    script += [(frame(START, die=five, lie=2), 10)]  # the die lies as before, readable now
+    assert [name for _, name, _ in die_events(run(stream, script))] == ["PopUnread", "PopReadLate"]
+
+
+def test_a_new_pop_after_an_unread_one_is_a_pop_not_a_late_read() -> None:
+    stream = VisionStream(settle_s=0.25, unread_s=0.5)
+    hidden = DieReading("hidden", None, 0.5)
+    five = DieReading("settled", 5, 0.97)
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]
+    script += [(frame(START, die=hidden, lie=2), 10)]
+    script += [(frame(START, die=hidden, lie=30 + k), 1) for k in range(3)]  # popped again
+    script += [(frame(START, die=five, lie=3), 10)]  # lies differently now
+    found = [(name, value) for _, name, value in die_events(run(stream, script))]
+    assert found == [("PopUnread", None), ("PopSettled", 5)]
+
+
+def test_a_die_that_becomes_readable_as_the_unread_wait_ends_is_read_not_unread() -> None:
+    """Seen in a whole rendered game: the first frame that read the die was
+    the very frame the unread wait ran out on."""
+    stream = VisionStream(settle_s=0.25, unread_s=0.5)
+    hidden = DieReading("hidden", None, 0.5)
+    two = DieReading("settled", 2, 0.99)
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]
+    script += [(frame(START, die=hidden, lie=2), 5)]  # 0.5 s unreadable: the wait runs out ...
+    script += [(frame(START, die=two, lie=2), 10)]  # ... as the die shows
+    found = [(name, value) for _, name, value in die_events(run(stream, script))]
+    assert found == [("PopSettled", 2)]

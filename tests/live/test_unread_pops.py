@@ -16,6 +16,7 @@ from companion.live.observations import (
     PopSettled,
     PopUnread,
     Spoken,
+    Tick,
     from_json,
     to_json,
 )
@@ -35,9 +36,13 @@ def test_unread_pop_then_a_move_only_one_value_explains() -> None:
     loop.handle(PopSettled(8.0, 4))  # Red, all in Home: no move; Blue's turn
     n = len(loop.events)
     loop.handle(PopUnread(9.0))
-    assert "I could not read Blue's pop." in said(speaker)
+    assert not any("could not read" in t for t in said(speaker))  # not at once: it may be read yet
+    loop.handle(Tick(10.6))
+    assert "I could not read Blue's pop." in said(speaker)  # still unknown after 1.5 s: said once
+    loop.handle(Tick(12.0))
+    assert said(speaker).count("I could not read Blue's pop.") == 1
     assert len(loop.events) == n  # nothing fed yet
-    loop.handle(BoardStable(10.0, board(blue=["track:14", "home", "home", "home"])))
+    loop.handle(BoardStable(13.0, board(blue=["track:14", "home", "home", "home"])))
     assert events_after(loop, n) == [("pop", 4), ("move", 4), ("turn", None)]
     assert "That move means Blue popped a 4." in said(speaker)
     assert not any(t == "Blue popped 4." for t in said(speaker))  # said once, in the loop's words

@@ -149,15 +149,40 @@ def test_a_missed_cap_over_a_hole_with_some_recess_is_not_a_peg() -> None:
     assert _read(ev)["track:4"] != "blue"
 
 
-def test_too_many_pegs_of_a_colour_leave_the_dull_ones_on_its_print_unknown() -> None:
+def test_too_many_pegs_of_a_colour_drop_the_dull_one_on_its_print() -> None:
+    # Green's four pegs are seen surely on the track; the dull fifth on
+    # Green's Home print is dropped, and the prior says that hole is empty
+    # (only a green peg can stand there, and all four are elsewhere).
     ev = _empty_board()
     for hole in ("track:1", "track:2", "track:3", "track:4"):
         _show_peg(ev, hole, "green")
         ev["top_value"][HOLE_NAMES.index(hole)] = 1.0  # lit caps
     _show_peg(ev, "green:home:2", "green")  # as dull as the print around it
     read = _read(ev)
-    assert read["green:home:2"] == "unknown"
+    assert read["green:home:2"] == "empty"
     assert [read[f"track:{k}"] for k in range(1, 5)] == ["green"] * 4
+
+
+def test_a_hole_nobody_can_read_in_one_colours_finish_does_not_doubt_another_colours_pegs() -> None:
+    # Yellow's Home pegs are ambiguous (on their own print, dull caps); a
+    # hole of Blue's Finish reads nothing at all. Judged over the whole board,
+    # that one hole kept Yellow's pegs unknown for a whole rendered game.
+    ev = _empty_board()
+    for k in range(1, 5):
+        _show_peg(ev, f"yellow:home:{k}", "yellow")
+        ev["base_saturation"][HOLE_NAMES.index(f"yellow:home:{k}")] = 0.3  # a pale base: ambiguous
+    for k in range(1, 5):
+        _show_peg(ev, f"blue:home:{k}", "blue")
+        ev["top_value"][HOLE_NAMES.index(f"blue:home:{k}")] = 1.0  # lit caps: sure
+    _hand_over(ev, "blue:finish:1")
+    read = _read(ev)
+    assert [read[f"yellow:home:{k}"] for k in range(1, 5)] == ["yellow"] * 4
+    assert read["blue:finish:1"] == "empty"  # Blue's four are all in its Home
+    # An unread track hole could hold a yellow peg: then Yellow's stay in doubt.
+    _hand_over(ev, "track:9")
+    read = _read(ev)
+    assert read["track:9"] == "unknown"
+    assert "unknown" in [read[f"yellow:home:{k}"] for k in range(1, 5)]
 
 
 def test_a_fifth_peg_over_a_pale_base_is_the_one_dropped() -> None:

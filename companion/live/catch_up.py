@@ -1,0 +1,126 @@
+"""Several moves seen at once: the one way the held pops lead to a board.
+
+The camera reports a board only when it is stable and whole. While a hand, a
+glare or a lost peg keeps it from reading the board for a while, play goes on:
+the loop sees the pops settle (and holds them, because the move before them
+is not yet seen) and then one board holding two or three moves. No single
+move explains that board, yet calling it illegal would be wrong, and every
+later board would then be judged against a position the table has left.
+
+So the loop asks: is there a way to play the pops it holds, in the order
+they were popped, each used by one legal move or lost as the rules say (a
+pop no peg can use), that leads from the game to this board, and do all such
+ways leave the game in the same state (the same pegs, whose turn, what it
+waits for)? If so, the loop plays one of them step by step: which of two
+pegs moved first cannot be seen afterwards and changes nothing that follows.
+Ways that end in different games, or none: the board is judged as before. Nothing here is allowed to accept an illegal move:
+every step is a move the rules core generated.
+
+>>> from companion.rules import new_game, pop
+>>> game = pop(new_game(["red", "blue"], turn="red"), 6)   # Red popped a 6
+>>> way = only_way(game, [6, 2], {"red": ["home", "home", "home", "track:9"],
+...                               "blue": ["home"] * 4})
+>>> [(s.pop, s.move.from_place, s.move.to_place) for s in way if s.move]
+[(None, 'home', 'track:1'), (6, 'track:1', 'track:7'), (2, 'track:7', 'track:9')]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.rules import Move, Phase, State, apply, legal_moves, lose_move, pop
+
+#: The most held pops a way may use (a longer gap in the camera's view is
+#: not guessed at). Early in a game most pops are lost (no peg out), so a
+#: gap of one move can hold many pops.
+MAX_POPS = 24
+#: The most positions the search may visit: most pops admit one or no
+#: move, but four pegs out and many pops could branch widely. Past this the
+#: board is not explained (judged as before), never explained by halves.
+MAX_NODES = 20000
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a way: a held pop fed (``pop``, ``None`` for the pop already
+    fed), then the move it makes (``None``: no peg could use it)."""
+
+    pop: int | None
+    move: Move | None
+    #: The pop was one the camera saw but could not read (its value is inferred).
+    unread: bool = False
+
+
+def only_way(
+    state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]]
+) -> list[Step] | None:
+    """A way the *held* pops (``None``: seen, not read) lead from *state* to
+    *board* in at least two steps, when every such way ends in the same game;
+    ``None`` if there is none or they end differently. *state* waits for a
+    move (its pop already fed) or for a pop.
+
+    A way stops where it first reaches *board*: held pops after that stay
+    held (popped before the board was stable; the loop plays them next).
+    """
+    if len(held) > MAX_POPS:
+        return None
+    target = {c: Counter(p) for c, p in board.items()}
+    found: dict[State, list[Step]] = {}
+    budget = [MAX_NODES]
+    _search(state, tuple(held), target, (), found, budget)
+    if budget[0] <= 0 or len(found) != 1:
+        return None
+    (way,) = found.values()
+    return way if len(way) >= 2 else None
+
+
+def _matches(state: State, target: Mapping[str, Counter[str]]) -> bool:
+    position = state.position()
+    return all(Counter(position.get(c, ())) == places for c, places in target.items())
+
+
+def _search(
+    state: State,
+    held: tuple[int | None, ...],
+    target: Mapping[str, Counter[str]],
+    path: tuple[Step, ...],
+    found: dict[State, list[Step]],
+    budget: list[int],
+) -> None:
+    """Depth first over the ways; each ends at its first match with *target*."""
+    budget[0] -= 1
+    if len(found) > 1 or budget[0] <= 0:
+        return  # two different games already (ambiguous), or too many to look at
+    if state.phase is Phase.MOVE:
+        # The pop just fed (the last step, or the one before the search) is used by a move.
+        last = path[-1] if path else Step(None, None)
+        for move in legal_moves(state):
+            step = Step(last.pop, move, last.unread)
+            _after(apply(state, move), held, target, (path[:-1] if path else ()) + (step,), found, budget)
+        return
+    if state.phase is not Phase.POP or not held:
+        return
+    first, rest = held[0], held[1:]
+    for value in range(1, 7) if first is None else (first,):
+        popped = pop(state, value)
+        step = Step(value, None, first is None)
+        if legal_moves(popped):
+            _search(popped, rest, target, path + (step,), found, budget)
+        else:
+            _after(lose_move(popped), rest, target, path + (step,), found, budget)
+
+
+def _after(
+    state: State,
+    held: tuple[int | None, ...],
+    target: Mapping[str, Counter[str]],
+    path: tuple[Step, ...],
+    found: dict[State, list[Step]],
+    budget: list[int],
+) -> None:
+    if _matches(state, target):
+        found.setdefault(state, list(path))
+    else:
+        _search(state, held, target, path, found, budget)
