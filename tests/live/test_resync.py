@@ -13,6 +13,7 @@ from __future__ import annotations
 from test_live_loop import ListSpeaker, board, kinds, started
 
 from companion.live.catch_up import MAX_POPS, only_way
+from companion.live.loop import Loop
 from companion.live.observations import (
     BoardStable,
     PopReadLate,
@@ -29,7 +30,7 @@ def said(speaker: ListSpeaker) -> list[str]:
     return [text for text, _ in speaker.lines]
 
 
-def events_after(loop, n):  # type: ignore[no-untyped-def]
+def events_after(loop: Loop, n: int) -> list[tuple[str, object]]:
     return [(e["event"], e.get("value")) for _, e in loop.events[n:]]
 
 
