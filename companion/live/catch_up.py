@@ -124,3 +124,47 @@ def _after(
         found.setdefault(state, list(path))
     else:
         _search(state, held, target, path, found, budget)
+
+
+def who_moved(
+    state: State, before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[str]], values: Sequence[int]
+) -> tuple[str, int] | None:
+    """Whose move (a side, named by its first colour), with which of the pop
+    *values*, turns *before* into *after*,
+    whatever the game in *state* believes about whose turn it is.
+
+    This is how the loop gets back in step after losing track of the game (a
+    move it called wrong that the table played on from, several moves it
+    could not follow): the next plain move tells whose turn it was, and the
+    pop just seen tells what it used. One answer, or ``None`` when no player
+    or more than one could have made that move.
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="red")
+    >>> who_moved(game, {"red": ["track:3"] + ["home"] * 3, "blue": ["track:9"] + ["home"] * 3},
+    ...           {"red": ["track:3"] + ["home"] * 3, "blue": ["track:13"] + ["home"] * 3}, [4])
+    ('blue', 4)
+    """
+    from companion.referee.board_diff import read_board
+    from companion.referee.inputs import InputError, parse_board
+    from companion.rules import COLORS, RulesError, new_game
+
+    players = [[COLORS[c] for c in side] for side in state.sides]
+    names = [s if len(s) > 1 else s[0] for s in players]
+    pegs = {c: [p for p in places if p != "home"] for c, places in before.items()}
+    try:
+        seen = parse_board(dict(after), state.options.pegs_per_color)
+    except InputError:
+        return None
+    found: set[tuple[str, int]] = set()
+    for i, side in enumerate(players):
+        if i in state.finished:
+            continue
+        try:  # a side of two colours pops once for both: its first colour names it
+            base = new_game(names, state.options, pegs, side[0])
+        except RulesError:
+            continue
+        for value in values:
+            if isinstance(read_board(pop(base, value), seen), Move):
+                found.add((side[0], value))
+    return found.pop() if len(found) == 1 else None

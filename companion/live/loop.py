@@ -33,12 +33,13 @@ are spoken, so a crash never loses an announced event.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.live import boards
-from companion.live.catch_up import only_way
+from companion.live.catch_up import only_way, who_moved
 from companion.live.observations import (
     BoardFound,
     BoardLost,
@@ -190,6 +191,10 @@ class Loop:
         self.held_pops: list[PopSettled | PopUnread] = []
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
         self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
+        #: Lost track of the game: the last board seen, from which the next
+        #: plain move (with a pop seen since) puts the loop back in step.
+        self.lost: boards.Board | None = None
+        self.lost_pops = 0  # pops seen since that board
         #: Indices in :attr:`events` of pops the loop worked out itself (the
         #: camera could not read them): announced with the move, not the settle.
         self.worked_out: list[int] = []
@@ -449,6 +454,9 @@ class Loop:
         colours = list(expected)
         miss = boards.missing(seen, expected)
         whole = boards.complete(seen, expected)
+        if self.lost is not None and self.stage == "game":
+            self._follow(whole)
+            return
         if boards.same(whole, expected, colours):
             if self.illegal_board is not None:
                 self.illegal_board = None
@@ -503,6 +511,12 @@ class Loop:
             return
         if self.illegal_board is not None and self._played_on(whole):
             return
+        if self.illegal_board is not None and self.held_pops and not miss:
+            # Called wrong, and the table has popped and moved on since: the
+            # loop has lost track. It says so once and follows the board,
+            # never calling every later move wrong.
+            self._lose_track(self.illegal_board, whole)
+            return
         self.illegal_board = whole
         self._feed({"board": whole}, origin="camera")
 
@@ -539,6 +553,72 @@ class Loop:
         self._note_missing({})
         self._release_pops()
         return True
+
+    def _lose_track(self, before: boards.Board, now: boards.Board) -> None:
+        self._say("I have lost track of the moves. I will go by the board from here.", urgent=True)
+        self.illegal_board = None
+        self.lost = before
+        self.lost_pops = len(self.held_pops)
+        self._follow(now)
+
+    def _follow(self, board: boards.Board) -> None:
+        """Lost track: wait for a plain move, made with a pop seen since the
+        last board, that tells whose turn it was; then set the game to that
+        board and turn, and play the move (see :func:`catch_up.who_moved`)."""
+        before, self.lost = self.lost, board
+        pops, self.lost_pops = self.lost_pops, 0
+        state = self.referee.state
+        if before is None or state is None or not pops or not self.held_pops:
+            return
+        last = self.held_pops[-1]
+        values = [last.value] if isinstance(last, PopSettled) else list(range(1, 7))
+        found = who_moved(state, before, board, values)
+        if found is None:
+            return
+        colour, value = found
+        fed = 0
+        ok = True
+        for line in self._relocations(before) + [{"command": "turn", "color": colour}]:
+            events = self._feed(line, origin="loop", quiet=("peg", "turn"))
+            fed += 1
+            if any(e.get("event") == "error" for e in events):
+                ok = False
+                break
+        if not ok:
+            for _ in range(fed - 1):
+                self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
+            return
+        self.lost = None
+        self.held_pops.clear()
+        self.unread = None
+        self.inferred = None
+        self.unseen_pop_board = None
+        self.before_move = None
+        self._say("Back in step.")
+        self.before_pop = self.referee.state
+        if isinstance(last, PopSettled):
+            self._feed({"pop": value}, origin="camera")
+        else:
+            self._feed({"pop": value}, origin="loop")
+        self._feed_board(board, {})
+
+    def _relocations(self, target: boards.Board) -> list[dict[str, Any]]:
+        """Peg corrections that make the referee's position *target*: every
+        peg out of place goes Home first, then out to where it is seen (so no
+        correction lands on a peg not yet moved)."""
+        position = self.referee.position
+        away: list[dict[str, Any]] = []
+        out: list[dict[str, Any]] = []
+        for colour, places in position.items():
+            have = Counter(places)
+            want = Counter(target.get(colour, ()))
+            for place in (have - want).elements():
+                if place != "home":
+                    away.append({"command": "peg", "color": colour, "from": place, "to": "home"})
+            for place in (want - have).elements():
+                if place != "home":
+                    out.append({"command": "peg", "color": colour, "from": "home", "to": place})
+        return away + out
 
     def _pops_explaining(self, whole: boards.Board, state: State | None = None) -> list[int]:
         """The pop values for which *whole* would be one legal move of the player
@@ -848,6 +928,9 @@ class Loop:
             if same and obs.t - t <= self.settings.spoken_pop_s:
                 return  # the camera catching up with a pop the players already said
         self.held_pops.append(obs)
+        if self.lost is not None:
+            self.lost_pops += 1
+            return  # held: the move it goes with tells whose turn it was
         self._release_pops()
 
     def _on_late_read(self, obs: PopReadLate) -> None:
@@ -918,6 +1001,7 @@ class Loop:
             self.stage in ("game", "check")
             and self.referee.phase in ("first", "pop")
             and self.illegal_board is None
+            and self.lost is None
         )
 
     def _release_pops(self) -> None:
@@ -1036,6 +1120,7 @@ class Loop:
         held behind the unread one (they belonged to the turns now passed).
         """
         self.inferred = None
+        self.lost = None  # the players have put the game right themselves
         if self.unread is None:
             return
         self.unread = None

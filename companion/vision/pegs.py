@@ -413,6 +413,10 @@ def classify(
     return states, conf
 
 
+#: Unknown holes the four-per-colour prior may settle; more are a hand.
+MAX_BLEMISHES = 2
+
+
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
                      pegness: np.ndarray, suspect: np.ndarray,
                      hole_owner: tuple[str | None, ...]) -> None:
@@ -427,7 +431,8 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
 
     A hole of a colour's Home or Finish can hold only that colour's peg, so
     when that colour's four pegs are all seen surely elsewhere, an unknown
-    hole there is empty. An ambiguous peg is kept only when the prior
+    hole there is empty (only when at most ``MAX_BLEMISHES`` holes are
+    unknown: more is a hand). An ambiguous peg is kept only when the prior
     confirms it: its colour then has exactly four pegs and no unknown hole
     is left that could hold a peg of that colour (a track hole, or one of its
     own). This is judged colour by colour: a hole nobody can read in Blue's
@@ -447,9 +452,14 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
             left = [i for i in idx if states[i] == colour]
             for i in sorted(left, key=lambda i: (not suspect[i], conf[i]))[:excess]:
                 states[i], conf[i] = "unknown", 0.0
+    # A hand covers many holes; one or two unreadable holes on an otherwise
+    # readable board are a blemish (a glint, a shadow on the print), and
+    # only those are settled by the prior: under a hand the pegs counted as
+    # sure may include a phantom, and the hand will soon move anyway.
+    few_unknown = states.count("unknown") <= MAX_BLEMISHES
     for colour in COLORS:
         sure = [i for i, st in enumerate(states) if st == colour and not ambiguous[i]]
-        if len(sure) == 4:
+        if few_unknown and len(sure) == 4:
             for k, st in enumerate(states):
                 if st == "unknown" and hole_owner[k] == colour:
                     states[k], conf[k] = "empty", 0.3

@@ -250,7 +250,8 @@ class VisionStream:
         previous = self._prev_frame
         self._prev_signature = sig
         self._prev_homography = homography
-        self._prev_frame = (t, die, sig, reading.hand)
+        hand = reading.hand
+        self._prev_frame = (t, die, sig, hand)
         if moving:
             # A change in the dome with the die still read flat on the value
             # it rested on (a hand or a shadow passing while a peg is moved
@@ -276,7 +277,7 @@ class VisionStream:
                 self._still = _Still(previous[0], homography)
                 self._still.add(previous[1], previous[2], previous[0], previous[3])
         still = self._still
-        still.add(die, sig, t, reading.hand)
+        still.add(die, sig, t, hand)
         if still.done:
             if still.unread and self._late_open:
                 self._read_late(still, t, events)
@@ -298,19 +299,26 @@ class VisionStream:
             # resting on the dome hides the die too, and lifting it shows it.
             # A frame that reads a value waits a little longer for the vote
             # (a die that just became readable), but not for ever.
-            clear = still.clear_since
             read_now = die.state == "settled" and die.value is not None
             wait = self.unread_s + (self.settle_s if read_now else 0.0)
-            if clear is not None and t - clear >= wait - 1e-9:
+            if still.clear_for(t) >= wait - 1e-9:
                 self._unread(still, t, events)
             return
-        if still.clear_count < 2:
+        value_now = verdict[0]
+        last = self._rest
+        new_face = (
+            self._disturbed and last is not None and last.value is not None and value_now != last.value
+        )
+        if still.clear_count < 2 and not new_face:
             # A hand over the board may shade or hide part of the dome: how
             # the die lies is judged only on hand-free frames (two at least),
             # or a hand moving a peg beside a die that never moved would
             # count as a new pop of the same value (seen in whole rendered
             # games). They need not be consecutive: the board's hand flag
-            # flickers on a few frames with no hand at all.
+            # flickers on a few frames with no hand at all. A die disturbed
+            # and read on another face than it rested on needs none: a die
+            # changes face only when popped (in whole rendered games, hands
+            # busy over the board hid every clear frame of many pops).
             return
         # Settled, still and read for long enough: once per still period.
         still.done = True
@@ -401,6 +409,9 @@ class _Still:
         self.values: dict[int, list[float]] = {}
         #: Since when no hand has been seen over the board (None: one is now).
         self.clear_since: float | None = None
+        #: The first hand-free frame, and the hand frames since it.
+        self.first_clear: float | None = None
+        self.hand_count = 0
         #: The hand-free frames' thumbnails (a hand may shade the dome).
         self.clear_sum: np.ndarray | None = None
         self.clear_count = 0
@@ -409,9 +420,13 @@ class _Still:
         sig32 = sig.astype(np.float32)
         if hand:
             self.clear_since = None
+            if self.first_clear is not None:
+                self.hand_count += 1
         else:
             if self.clear_since is None:
                 self.clear_since = t
+            if self.first_clear is None:
+                self.first_clear = t
             self.clear_sum = sig32 if self.clear_sum is None else self.clear_sum + sig32
             self.clear_count += 1
         self.sum = sig32 if self.sum is None else self.sum + sig32
@@ -420,6 +435,21 @@ class _Still:
             self.cocked += 1
         elif die.state == "settled" and die.value is not None:
             self.values.setdefault(die.value, []).append(die.confidence)
+
+    def clear_for(self, t: float) -> float:
+        """For how long the board has been clear of hands, as far as the unread
+        clock is concerned: since the last hand frame, or, when the hand flag
+        only flickers (hand-free frames at least three and at least as many as
+        hand frames since the first of them: seen in whole rendered games on
+        boards with no hand at all), since the first hand-free frame."""
+        if self.clear_since is not None and self.hand_count == 0:
+            return t - self.clear_since
+        steady = self.clear_since is not None
+        flicker = self.first_clear is not None and self.clear_count >= 3 and self.clear_count >= self.hand_count
+        since = self.first_clear if flicker else self.clear_since
+        if since is None or not (steady or flicker):
+            return 0.0
+        return t - since
 
     def mean(self) -> np.ndarray:
         """The averaged thumbnail: over the hand-free frames, if any."""

@@ -163,3 +163,51 @@ def test_pop_read_round_trips_through_the_observation_file() -> None:
     obs = PopReadLate(3.5, 4)
     assert to_json(obs) == {"t": 3.5, "pop-read": 4}
     assert from_json({"t": 3.5, "pop-read": 4}) == obs
+
+
+def test_after_losing_track_the_loop_says_so_once_and_gets_back_in_step_at_the_next_move() -> None:
+    # Red popped a 6 (seen), brought a peg out and popped a 2 the camera never
+    # saw, moved it, and Blue popped a 4 and moved: one board, which no way
+    # of playing the pops seen explains. That is called once (wrongly: the
+    # cost of a pop nobody saw). Then the table plays on: Red pops a 5 and
+    # moves. The loop must not call that, nor anything after it.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(PopSettled(12.0, 4))
+    loop.handle(BoardStable(14.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:14", "home", "home", "home"])))
+    assert kinds(loop).count("illegal") == 1
+    loop.handle(PopSettled(16.0, 5))
+    loop.handle(BoardStable(18.0, board(red=["track:8", "home", "home", "home"],
+                                        blue=["track:14", "home", "home", "home"])))
+    assert kinds(loop).count("illegal") == 1
+    lines = said(speaker)
+    assert lines.count("I have lost track of the moves. I will go by the board from here.") == 1
+    assert "Back in step." in lines
+    assert [(e["event"], e.get("value"), e.get("to")) for _, e in loop.events[-3:]] == [
+        ("pop", 5, None), ("move", 5, "track:8"), ("turn", None, None)
+    ]
+    assert loop.referee.player == "blue" and loop.referee.position["blue"] == ["home"] * 3 + ["track:14"]
+    # And the game goes on as usual.
+    loop.handle(PopSettled(20.0, 2))
+    loop.handle(BoardStable(22.0, board(red=["track:8", "home", "home", "home"],
+                                        blue=["track:16", "home", "home", "home"])))
+    assert loop.events[-2][1]["event"] == "move" and "illegal" not in kinds(loop)[-3:]
+
+
+def test_while_lost_a_board_no_single_move_explains_is_waited_out_silently() -> None:
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(PopSettled(12.0, 4))
+    loop.handle(BoardStable(14.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:14", "home", "home", "home"])))
+    loop.handle(PopSettled(16.0, 5))
+    loop.handle(BoardStable(18.0, board(red=["track:9", "home", "home", "home"],
+                                        blue=["track:20", "home", "home", "home"])))  # two moves again
+    n = len(speaker.lines)
+    loop.handle(PopSettled(20.0, 3))
+    loop.handle(BoardStable(22.0, board(red=["track:9", "home", "home", "home"],
+                                        blue=["track:23", "home", "home", "home"])))  # Blue's 3
+    assert kinds(loop).count("illegal") == 1
+    assert said(speaker)[n:][:1] == ["Back in step."]
+    assert loop.referee.player == "red"
