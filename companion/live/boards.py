@@ -52,6 +52,33 @@ def complete(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[
     return out
 
 
+def gone_home(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """Colours (and how many pegs) that *seen* shows in Home instead of where
+    *expected* has them out, when that is the board's only difference.
+
+    No move takes a peg of one's own back Home without another peg landing
+    where it stood (a bump moves the bumper too), so such a board is a peg
+    lifted off its hole and misread as, or put back in, its Home: the loop
+    treats it as a missing peg (asked for after a while), not as an illegal
+    move.
+
+    >>> gone_home({"red": ["home", "home", "home", "home"]}, {"red": ["home", "home", "home", "track:12"]})
+    {'red': 1}
+    >>> gone_home({"red": ["home", "home", "home", "track:14"]}, {"red": ["home", "home", "home", "track:12"]})
+    {}
+    """
+    out: dict[str, int] = {}
+    for colour, places in expected.items():
+        have, want = Counter(seen.get(colour, ())), Counter(places)
+        extra, lacking = have - want, want - have
+        if not extra and not lacking:
+            continue
+        if set(extra) != {"home"} or "home" in lacking or sum(extra.values()) != sum(lacking.values()):
+            return {}
+        out[colour] = sum(lacking.values())
+    return out
+
+
 def spoken_place(place: str) -> str:
     """``track:9`` -> ``space 9``; ``finish:2`` -> ``Finish space 2``; ``home`` -> ``Home``."""
     if place == "home":

@@ -482,6 +482,13 @@ class Loop:
         if miss and not self._explained(seen, expected, miss):
             self._note_missing(miss)
             return
+        gone = boards.gone_home(whole, expected)
+        if gone and not self.unread:
+            # Only pegs "back in Home" with nothing else changed: no move does
+            # that. A peg lifted and misread in Home is asked for after a
+            # while, never called an illegal move.
+            self._note_missing(gone)
+            return
         if self._legal_on(self.referee.state, whole):
             self._feed_board(whole, miss)
             return
@@ -496,6 +503,8 @@ class Loop:
         if self.unread is not None and self._move_after_unread(whole):
             return
         if self.unread is None and self.held_pops and self._catch_up(whole):
+            return
+        if self._move_with_peg_gone_home(whole):
             return
         if self.referee.phase == "pop" and self._pops_explaining(whole):
             # A move made while the camera saw no pop: the pop was missed (a
@@ -552,6 +561,27 @@ class Loop:
         self.unseen_pop_board = None
         self._note_missing({})
         self._release_pops()
+        return True
+
+    def _move_with_peg_gone_home(self, whole: boards.Board) -> bool:
+        """*whole* is one legal move, except that a peg the game has out is
+        seen in its Home (no move does that: a misread or lifted peg, seen in
+        whole rendered games on a peg read as a fourth in Home). Exactly one
+        such move: it is played and the peg is asked for after a while."""
+        state = self.referee.state
+        if state is None or state.phase is not Phase.MOVE:
+            return False
+        found: list[tuple[boards.Board, dict[str, int]]] = []
+        for move in legal_moves(state):
+            after = boards.normalise(apply_move(state, move).position(), list(whole))
+            gone = boards.gone_home(whole, after)
+            if gone:
+                found.append((after, gone))
+        if len(found) != 1:
+            return False
+        after, gone = found[0]
+        self._feed_board(after, {})
+        self._note_missing(gone)
         return True
 
     def _lose_track(self, before: boards.Board, now: boards.Board) -> None:

@@ -211,3 +211,33 @@ def test_while_lost_a_board_no_single_move_explains_is_waited_out_silently() -> 
     assert kinds(loop).count("illegal") == 1
     assert said(speaker)[n:][:1] == ["Back in step."]
     assert loop.referee.player == "red"
+
+
+def test_a_peg_seen_back_in_its_home_with_nothing_else_moved_is_asked_for_not_called() -> None:
+    # Seen in a whole rendered game: the blue peg on space 10 read as a fourth
+    # peg in Blue's Home. No move does that; it is a peg misread or lifted.
+    loop, speaker, _ = started()
+    loop.handle(BoardStable(8.0, board()))  # blue's peg "in Home"
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(12.5))
+    assert "I cannot see every peg. Please put each peg back on its hole." in said(speaker)
+    loop.handle(BoardStable(13.0, board(blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(14.0, 6))
+    loop.handle(BoardStable(15.0, board(red=["track:1", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop) and kinds(loop)[-2:] == ["move", "extra-pop"]
+
+
+def test_a_legal_move_with_another_peg_misread_in_its_home_is_played_and_the_peg_asked_for() -> None:
+    # Seen in a whole rendered game: Blue brought a peg out on a 6 while its
+    # peg on space 10 read as a fourth peg in Blue's Home. "Blue moves from 10
+    # back to its Start" is no move; the bring-out with one peg unseen is.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 2))  # Red: all in Home, lost; Blue's turn
+    loop.handle(PopSettled(10.0, 6))  # Blue
+    loop.handle(BoardStable(11.0, board(blue=["track:8", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert kinds(loop)[-2:] == ["move", "extra-pop"]
+    assert loop.referee.position["blue"] == ["home", "home", "track:10", "track:8"]
+    loop.handle(Tick(15.5))
+    assert "I cannot see every peg. Please put each peg back on its hole." in said(speaker)
