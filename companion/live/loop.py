@@ -102,6 +102,9 @@ class _Unread:
 
     player: str
     t: float
+    #: When the referee became ready for it (its turn began): only a board
+    #: seen after that tells whether its player moved.
+    begun: float = 0.0
     #: The question has been asked aloud (asked once, never repeated).
     asked: bool = False
     #: "I could not read ..." has been said (once, and only if still unknown
@@ -183,6 +186,7 @@ class Loop:
         self.opening_pegs: dict[str, list[str]] | None = None
         self.t = 0.0
         self.last_board: boards.Board | None = None  # last stable board seen (normalised)
+        self.board_seen_at: float | None = None  # when a stable board was last reported
         self.board_stale = False  # the last board must change before it is fed again
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
@@ -387,6 +391,7 @@ class Loop:
 
     def _on_board(self, obs: BoardStable) -> None:
         seen = boards.normalise(obs.pegs, self._colours())
+        self.board_seen_at = obs.t
         if self.stage == "opening":
             self._opening(obs)
             return
@@ -483,7 +488,7 @@ class Loop:
             self._note_missing(miss)
             return
         gone = boards.gone_home(whole, expected)
-        if gone and not self.unread:
+        if gone:
             # Only pegs "back in Home" with nothing else changed: no move does
             # that. A peg lifted and misread in Home is asked for after a
             # while, never called an illegal move.
@@ -529,21 +534,26 @@ class Loop:
         self.illegal_board = whole
         self._feed({"board": whole}, origin="camera")
 
-    def _catch_up(self, whole: boards.Board) -> bool:
+    def _catch_up(self, whole: boards.Board, unread: _Unread | None = None) -> bool:
         """Several moves seen at once (the board was not readable while they
         were made): when exactly one way of playing the held pops leads to
         *whole*, play it step by step (see :mod:`companion.live.catch_up`).
-        Returns whether it did."""
+        With *unread*, the pop the camera could not read comes first, any
+        value. Returns whether it did."""
         state = self.referee.state
         if state is None:
             return False
         held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
-        way = only_way(state, held, whole)
+        way = only_way(state, ([None] if unread is not None else []) + held, whole)
         if way is None:
             return False
-        for step in way:
+        if unread is not None:
+            self.unread = None
+            self.inferred = None
+        for i, step in enumerate(way):
             if step.pop is not None:
-                self.held_pops.pop(0)
+                if not (i == 0 and unread is not None):
+                    self.held_pops.pop(0)
                 self.before_pop = self.referee.state
                 if step.unread:
                     name = (self.referee.player or "").capitalize()
@@ -698,6 +708,10 @@ class Loop:
                 self._release_pops()
                 self._evaluate(whole)
                 return True
+            if self._catch_up(whole, unread):
+                # Several moves, the first with the unread pop (a 6 that
+                # brought a peg out and earned the pop seen after it, say).
+                return True
             if self._some_way_explains(whole):
                 # More than one way the turns may have gone: the loop is
                 # behind, and a move it cannot place is not called illegal.
@@ -772,7 +786,7 @@ class Loop:
         """The referee is ready for a pop the camera could not read."""
         self.before_move = None
         player = self.referee.player or ""
-        self.unread = _Unread(player, pop.t)
+        self.unread = _Unread(player, pop.t, begun=self.t)
         name = player.capitalize()
         if self.referee.phase == "first":
             # Who goes first cannot be decided without every value: ask now.
@@ -799,6 +813,12 @@ class Loop:
         unread = self.unread
         state = self.referee.state
         assert unread is not None
+        if board is None and not self._board_seen_since(unread.begun) and self._some_value_usable(state):
+            # A usable pop would have moved a peg the camera has perhaps not
+            # yet seen stable (and a 6 earned the pop just seen): until the
+            # board is seen after the unread pop, unchanged or changed, the
+            # loop cannot tell whether a peg moved. It waits.
+            return False
         groups = {} if unread.moved else self._lost_by_next_player(state)
         if board is not None:
             held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
@@ -819,6 +839,17 @@ class Loop:
         self.unread_passed += 1
         self._feed({"command": "skip"}, origin="loop", quiet=("skip",))
         return True
+
+    def _board_seen_since(self, t: float) -> bool:
+        return self.board_seen_at is not None and self.board_seen_at > t
+
+    @staticmethod
+    def _some_value_usable(state: State | None) -> bool:
+        return (
+            state is not None
+            and state.phase is Phase.POP
+            and any(legal_moves(rules_pop(state, v)) for v in range(1, 7))
+        )
 
     @staticmethod
     def _lost_by_next_player(state: State | None) -> dict[str, list[int]]:

@@ -11,7 +11,9 @@ never saw (the player moves, then says the number), a move the camera never
 saw stable (a hand or a glare over the board until the next move is made,
 so one board shows both; its delay is counted from that board). Apart from those, a
 chance *unread* turns settled pops into ``PopUnread`` (the camera saw the
-die settle but could not read it; nobody says the number). The truth is the
+die settle but could not read it; nobody says the number). After a pop no peg
+uses, the position is reported once more, unchanged, as the vision stream
+does when it reads the board after a pop. The truth is the
 referee events of the clean game plus one ``illegal`` event per illegal move
 put in. These are *truth observations*, not camera readings: they prove the
 loop, not the vision.
@@ -148,6 +150,11 @@ def scripted_game(
                 obs.append(DieCocked(t - 0.5))
             obs.append(settled(t, int(line["pop"])))
             game.pop_at.append(t)
+            if "pop" in nxt_line and not blind:
+                # No peg moved: the vision stream reports the position once
+                # more when it reads it unchanged after a pop (not while the
+                # board cannot be read).
+                obs.append(BoardStable(t + 0.6, before))
             continue
         board = {c: sorted(line["board"].get(c, ["home"] * 4)) for c in colours}
         if missed is not None:

@@ -5,7 +5,9 @@ that spoke on every frame would nag and misjudge. So:
 
 * A **position** is reported once it has been read identically, completely
   (every hole known, no hand over the board) for ``position_stable_s``
-  seconds, and only when it differs from the last position reported.
+  seconds, and only when it differs from the last position reported; and
+  once more after each pop, when the position reported is read unchanged
+  for that long after it (so the referee knows no peg moved since the pop).
 * A **pop** is reported when the die has been *disturbed* (its dome
   thumbnail seen changing between two frames under one pose: a hand, a
   tumble) and then the thumbnail stays still for ``settle_s`` seconds while
@@ -173,6 +175,10 @@ class VisionStream:
         self._still: _Still | None = None
         #: The last pop was reported unread and its die has not been read since.
         self._late_open = False
+        #: A pop was reported and the board has not been confirmed since; and
+        #: since when the reported position has been read unchanged after it.
+        self._confirm_pending = False
+        self._confirm_since: float | None = None
 
     def push(self, frame_bgr: np.ndarray, t_seconds: float) -> list[VisionEvent]:
         """Read one frame with the reader and return the events it completes."""
@@ -186,6 +192,9 @@ class VisionStream:
         events: list[VisionEvent] = []
         self._board(reading, t, events)
         self._die(reading, t, events)
+        if any(isinstance(e, (PopSettled, PopUnread)) for e in events):
+            self._confirm_pending = True
+            self._confirm_since = None
         return events
 
     # -- the board ---------------------------------------------------------
@@ -213,6 +222,7 @@ class VisionStream:
                 self._stretch_since = None
             return
         pegs = reading.pegs
+        self._confirm(pegs, t, events)
         if self._candidate is None or dict(pegs) != dict(self._candidate):
             self._candidate = pegs
             self._candidate_held = 0.0
@@ -227,6 +237,23 @@ class VisionStream:
         ):
             self._reported = pegs
             events.append(PositionStable(t, pegs))
+
+    def _confirm(self, pegs: Mapping[str, tuple[str, ...]], t: float, events: list[VisionEvent]) -> None:
+        """After a pop, the position reported before it is reported once more
+        when it has been read unchanged for ``position_stable_s`` (counted
+        over complete frames only): the referee then knows no peg moved
+        since that pop, which it cannot tell from silence (the camera may
+        simply not have read the board)."""
+        if not self._confirm_pending or self._reported is None:
+            return
+        if dict(pegs) != dict(self._reported):
+            self._confirm_since = None
+            return
+        if self._confirm_since is None:
+            self._confirm_since = t
+        if t - self._confirm_since >= self.position_stable_s - 1e-9:
+            self._confirm_pending = False
+            events.append(PositionStable(t, self._reported))
 
     # -- the die -----------------------------------------------------------
 

@@ -33,5 +33,9 @@ def test_two_equal_pops_a_pass_over_and_a_nudge() -> None:
     assert owed == [4, 4]
     assert [e.value for e in events if isinstance(e, PopSettled)] == owed
     positions = [e for e in events if isinstance(e, PositionStable)]
-    assert len(positions) == 1 and all(p == ("home",) * 4 for p in positions[0].pegs.values())
+    # The opening position, then once more after each pop (no peg moved).
+    assert len(positions) == 1 + len(owed)
+    assert all(all(p == ("home",) * 4 for p in e.pegs.values()) for e in positions)
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[kinds.index("PopSettled") + 1] == "PositionStable"
     assert [type(e).__name__ for e in events if not isinstance(e, (PopSettled, PositionStable))] == []
