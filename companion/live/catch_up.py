@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from companion.live import boards
 from companion.rules import Move, Phase, State, apply, legal_moves, lose_move, pop
 
 #: The most held pops a way may use (a longer gap in the camera's view is
@@ -54,7 +55,7 @@ class Step:
 
 
 def only_way(
-    state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]]
+    state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]], gone_home: bool = False
 ) -> list[Step] | None:
     """A way the *held* pops (``None``: seen, not read) lead from *state* to
     *board* in at least two steps, when every such way ends in the same game;
@@ -63,10 +64,13 @@ def only_way(
 
     A way stops where it first reaches *board*: held pops after that stay
     held (popped before the board was stable; the loop plays them next).
+    With *gone_home*, a way may also end on a game that differs from *board*
+    only by pegs out on the board seen in their Home (a misread or lifted
+    peg, see :func:`companion.live.boards.gone_home`).
     """
     if len(held) > MAX_POPS:
         return None
-    target = {c: Counter(p) for c, p in board.items()}
+    target = _Target({c: Counter(p) for c, p in board.items()}, board, gone_home)
     found: dict[State, list[Step]] = {}
     budget = [MAX_NODES]
     _search(state, tuple(held), target, (), found, budget)
@@ -76,15 +80,24 @@ def only_way(
     return way if len(way) >= 2 else None
 
 
-def _matches(state: State, target: Mapping[str, Counter[str]]) -> bool:
+@dataclass(frozen=True)
+class _Target:
+    counts: Mapping[str, Counter[str]]
+    board: Mapping[str, Sequence[str]]
+    gone_home: bool
+
+
+def _matches(state: State, target: _Target) -> bool:
     position = state.position()
-    return all(Counter(position.get(c, ())) == places for c, places in target.items())
+    if all(Counter(position.get(c, ())) == places for c, places in target.counts.items()):
+        return True
+    return target.gone_home and bool(boards.gone_home(target.board, position))
 
 
 def _search(
     state: State,
     held: tuple[int | None, ...],
-    target: Mapping[str, Counter[str]],
+    target: _Target,
     path: tuple[Step, ...],
     found: dict[State, list[Step]],
     budget: list[int],
@@ -115,7 +128,7 @@ def _search(
 def _after(
     state: State,
     held: tuple[int | None, ...],
-    target: Mapping[str, Counter[str]],
+    target: _Target,
     path: tuple[Step, ...],
     found: dict[State, list[Step]],
     budget: list[int],

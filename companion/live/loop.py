@@ -544,7 +544,10 @@ class Loop:
         if state is None:
             return False
         held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
-        way = only_way(state, ([None] if unread is not None else []) + held, whole)
+        pops = ([None] if unread is not None else []) + held
+        # Exactly; else with pegs out that are seen in their Home (misread or
+        # lifted: asked for after a while, as a missing peg is).
+        way = only_way(state, pops, whole) or only_way(state, pops, whole, gone_home=True)
         if way is None:
             return False
         if unread is not None:
@@ -569,7 +572,7 @@ class Loop:
                 self.before_move = before
         self.illegal_board = None
         self.unseen_pop_board = None
-        self._note_missing({})
+        self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
         return True
 

@@ -241,3 +241,20 @@ def test_a_legal_move_with_another_peg_misread_in_its_home_is_played_and_the_peg
     assert loop.referee.position["blue"] == ["home", "home", "track:10", "track:8"]
     loop.handle(Tick(15.5))
     assert "I cannot see every peg. Please put each peg back on its hole." in said(speaker)
+
+
+def test_two_moves_at_once_with_one_peg_misread_in_its_home_are_played() -> None:
+    # Seen in a whole rendered game: Blue moved 10 -> 11 while its peg read as
+    # a fourth in Blue's Home; Red then brought a peg out on a 6. One board
+    # shows both; the blue peg is asked for, nothing is called.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 2))  # Red: all in Home, lost; Blue's turn
+    loop.handle(PopSettled(10.0, 1))  # Blue
+    loop.handle(PopSettled(12.0, 6))  # Red, held: Blue's move is not seen
+    loop.handle(BoardStable(14.0, board(red=["track:1", "home", "home", "home"])))  # blue "all Home"
+    assert "illegal" not in kinds(loop)
+    assert [(e["event"], e.get("to")) for _, e in loop.events[-5:]] == [
+        ("move", "track:11"), ("turn", None), ("pop", None), ("move", "track:1"), ("extra-pop", None)
+    ]
+    loop.handle(Tick(18.5))
+    assert "I cannot see every peg. Please put each peg back on its hole." in said(speaker)
