@@ -42,6 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     video.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     video.add_argument("--fps", type=float, default=10.0, help="frame rate (default 10)")
     video.add_argument("--clean", action="store_true", help="tidy scenes: camera straight above, even light, no noise")
+    video.add_argument("--jobs", type=int, default=1, help="games rendered and read at once, one process each (default 1)")
 
 
 def _players(seed: int, n: int) -> list[str]:
@@ -73,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--games must be at least 1, not {args.games}")
     if not 0.0 <= args.messy <= 1.0:
         raise UserError(f"--messy is a chance from 0 to 1, not {args.messy}")
+    if getattr(args, "jobs", 1) < 1:
+        raise UserError(f"--jobs must be at least 1, not {args.jobs}")
     if not 0.0 <= args.unread <= 1.0:
         raise UserError(f"--unread is a chance from 0 to 1, not {args.unread}")
     if args.source == "video":

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections.abc import Iterator
+from typing import Any
 
 
 def run_video(args: argparse.Namespace) -> int:
     from companion.bench.referee import _players
-    from companion.live.clips import run_game
 
     size = tuple(int(v) for v in str(args.size).lower().split("x"))
     if len(size) != 2:
@@ -28,11 +29,10 @@ def run_video(args: argparse.Namespace) -> int:
     frames = 0
     vision_s = render_s = 0.0
     failures: list[str] = []
-    for seed in range(args.seed, args.seed + args.games):
+    seeds = list(range(args.seed, args.seed + args.games))
+    jobs = max(1, int(getattr(args, "jobs", 1) or 1))
+    for seed, (verdict, stats, rendered) in zip(seeds, _games(seeds, args, turns, size, jobs), strict=True):
         players = _players(seed, args.players)
-        verdict, stats, rendered = run_game(
-            seed, players, turns=turns, size=(size[0], size[1]), fps=args.fps, clean=args.clean
-        )
         right += verdict.right
         false_illegal += verdict.false_illegal
         missed += verdict.missed_illegal
@@ -43,7 +43,9 @@ def run_video(args: argparse.Namespace) -> int:
         frames += stats.frames
         vision_s += stats.seconds
         render_s += rendered
-        status = "right" if verdict.right else f"WRONG: {verdict.first_difference}"
+        status = "right" if verdict.right else f"WRONG: {verdict.first_difference or 'illegal-move calls differ'}"
+        if verdict.false_illegal:
+            status += f"; {verdict.false_illegal} false illegal-move call(s)"
         print(f"  seed {seed} ({len(players)} players, {stats.frames} frames): {status}", flush=True)
         if not verdict.right:
             failures.append(str(seed))
@@ -69,3 +71,29 @@ def run_video(args: argparse.Namespace) -> int:
     print(f"vision + loop: {frames / vision_s if vision_s else 0:.1f} frames/s on one core, CPU time ({frames} frames)")
     print(f"(rendering took {render_s:.0f} CPU s and is not counted)")
     return 0
+
+
+def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fps: float, clean: bool) -> Any:
+    from companion.bench.referee import _players
+    from companion.live.clips import run_game
+
+    return run_game(seed, _players(seed, n_players), turns=turns, size=size, fps=fps, clean=clean)
+
+
+def _games(
+    seeds: list[int], args: argparse.Namespace, turns: int | None, size: tuple[int, ...], jobs: int
+) -> Iterator[Any]:
+    """Each seed's ``(verdict, stats, render seconds)``, in seed order; with
+    *jobs* > 1 the games run in that many processes (each game on one core,
+    so frames per second still counts one core)."""
+    wh = (int(size[0]), int(size[1]))
+    if jobs == 1:
+        for seed in seeds:
+            yield _one(seed, args.players, turns, wh, args.fps, args.clean)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_one, seed, args.players, turns, wh, args.fps, args.clean) for seed in seeds]
+        for future in futures:
+            yield future.result()

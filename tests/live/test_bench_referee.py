@@ -1,0 +1,38 @@
+"""``companion bench referee``: its figures are printed, for both sources."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion import cli
+
+
+def test_truth_source_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "referee", "--games", "2", "--unread", "0.2"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("games with every event right", "false illegal-move announcements",
+                   "missed illegal moves", "delay settled -> announced", "pops seen but not read"):
+        assert figure in out
+    assert "blind" in out  # the mess of moves never seen stable is woven in
+
+
+def test_video_source_in_two_processes_gives_the_same_verdicts_as_one(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "referee", "--source", "video", "--games", "2", "--turns", "1",
+            "--size", "320x240", "--fps", "5", "--clean"]
+    assert cli.main(args) == 0
+    one = capsys.readouterr().out
+    assert cli.main([*args, "--jobs", "2"]) == 0
+    two = capsys.readouterr().out
+
+    def verdicts(out: str) -> list[str]:
+        return [re.sub(r"\d+ frames", "", line) for line in out.splitlines() if line.startswith("  seed ")]
+
+    assert len(verdicts(one)) == 2 and verdicts(one) == verdicts(two)
+    assert "games with every event right" in two and "frames/s on one core" in two
+
+
+def test_nonsense_is_refused_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "referee", "--source", "video", "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
