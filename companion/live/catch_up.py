@@ -55,10 +55,15 @@ class Step:
 
 
 def only_way(
-    state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]], gone_home: bool = False
+    state: State,
+    held: Sequence[int | None],
+    board: Mapping[str, Sequence[str]],
+    gone_home: bool = False,
+    min_steps: int = 2,
 ) -> list[Step] | None:
     """A way the *held* pops (``None``: seen, not read) lead from *state* to
-    *board* in at least two steps, when every such way ends in the same game;
+    *board* in at least *min_steps* steps (one step is one move, or one pop
+    no peg could use), when every such way ends in the same game;
     ``None`` if there is none or they end differently. *state* waits for a
     move (its pop already fed) or for a pop.
 
@@ -77,7 +82,7 @@ def only_way(
     if budget[0] <= 0 or len(found) != 1:
         return None
     (way,) = found.values()
-    return way if len(way) >= 2 else None
+    return way if len(way) >= min_steps else None
 
 
 @dataclass(frozen=True)

@@ -507,9 +507,7 @@ class Loop:
             return
         if self.unread is not None and self._move_after_unread(whole):
             return
-        if self.unread is None and self.held_pops and self._catch_up(whole):
-            return
-        if self._move_with_peg_gone_home(whole):
+        if self.unread is None and self._catch_up(whole):
             return
         if self.referee.phase == "pop" and self._pops_explaining(whole):
             # A move made while the camera saw no pop: the pop was missed (a
@@ -539,15 +537,18 @@ class Loop:
         were made): when exactly one way of playing the held pops leads to
         *whole*, play it step by step (see :mod:`companion.live.catch_up`).
         With *unread*, the pop the camera could not read comes first, any
-        value. Returns whether it did."""
+        value. A board that is one or more moves except for pegs the game
+        has out seen in their Home (misread or lifted: no move does that) is
+        played too, and those pegs asked for after a while, as missing pegs
+        are. Returns whether it did."""
         state = self.referee.state
         if state is None:
             return False
         held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
         pops = ([None] if unread is not None else []) + held
-        # Exactly; else with pegs out that are seen in their Home (misread or
-        # lifted: asked for after a while, as a missing peg is).
-        way = only_way(state, pops, whole) or only_way(state, pops, whole, gone_home=True)
+        way = only_way(state, pops, whole) if pops else None
+        if way is None:
+            way = only_way(state, pops, whole, gone_home=True, min_steps=1)
         if way is None:
             return False
         if unread is not None:
@@ -574,27 +575,6 @@ class Loop:
         self.unseen_pop_board = None
         self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
-        return True
-
-    def _move_with_peg_gone_home(self, whole: boards.Board) -> bool:
-        """*whole* is one legal move, except that a peg the game has out is
-        seen in its Home (no move does that: a misread or lifted peg, seen in
-        whole rendered games on a peg read as a fourth in Home). Exactly one
-        such move: it is played and the peg is asked for after a while."""
-        state = self.referee.state
-        if state is None or state.phase is not Phase.MOVE:
-            return False
-        found: list[tuple[boards.Board, dict[str, int]]] = []
-        for move in legal_moves(state):
-            after = boards.normalise(apply_move(state, move).position(), list(whole))
-            gone = boards.gone_home(whole, after)
-            if gone:
-                found.append((after, gone))
-        if len(found) != 1:
-            return False
-        after, gone = found[0]
-        self._feed_board(after, {})
-        self._note_missing(gone)
         return True
 
     def _lose_track(self, before: boards.Board, now: boards.Board) -> None:

@@ -29,6 +29,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -65,10 +66,49 @@ def _seed_range(text: str) -> range:
     return range(a, b)
 
 
-def render_set(seeds: range, state: str, cache: Path | None,
-               edition: str = "pips") -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+#: The frame size of the "small" sets: a 640x480 webcam, the die 10-15 px wide.
+SMALL_SIZE = (640, 480)
+
+
+def render_small_sample(seed: int, state: str, edition: str = "pips",
+                        glare_floor: float = 0.0) -> Any:
+    """``render_dome_sample`` at ``SMALL_SIZE``, its glare drawn from *glare_floor*..1.
+
+    The whole-game clips (``companion.live.clips.render_game``) are 640x480,
+    where the die is half as wide as in the 1280x720 sets and strong dome
+    glare often lies on its face: the classifier first trained on 1280x720
+    crops alone read few such faces (docs/vision-dice.md, "Small dice under
+    glare"). Same drawing order and pose check as ``render_dome_sample``.
+    """
+    from companion.bench.vision import (
+        _OPENING,
+        DomeSample,
+        _die_covered,
+        _layout,
+        _settled_face,
+        dome_crop_from_camera,
+    )
+    from companion.sim import DieView, Scene, render
+
+    layout = _layout()
+    rng = np.random.default_rng(seed)
+    value = int(rng.integers(1, 7))
+    glare = float(np.random.default_rng(seed + 104729).uniform(glare_floor, 1.0))
+    scene = Scene.random(seed, layout, size=SMALL_SIZE, glare=glare)
+    frame, truth = render(_OPENING, DieView(value, state, edition), scene, seed=seed)
+    crop = dome_crop_from_camera(frame, truth.camera, layout)
+    face = _settled_face(seed, layout, truth) if state == "settled" else None
+    return DomeSample(seed, crop, value, state, edition, _die_covered(truth),
+                      None if face is None else face[0], None if face is None else face[1])
+
+
+def render_set(seeds: range, state: str, cache: Path | None, edition: str = "pips",
+               small: bool = False,
+               glare_floor: float = 0.0) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """Crops and rows (seed, value, state index, digits, covered, x, y, angle)."""
     name = state if edition == "pips" else f"{state}-{edition}"
+    if small:
+        name += f"-small-glare{glare_floor:g}"
     path = None if cache is None else cache / f"{name}-{seeds.start}-{seeds.stop}.npz"
     if path is not None and path.is_file():
         with np.load(path) as data:
@@ -79,7 +119,10 @@ def render_set(seeds: range, state: str, cache: Path | None,
     started = time.perf_counter()
     for seed in seeds:
         try:
-            s = render_dome_sample(seed, state=state, edition=edition)
+            if small:
+                s = render_small_sample(seed, state, edition, glare_floor)
+            else:
+                s = render_dome_sample(seed, state=state, edition=edition)
         except (MemoryError, ValueError) as exc:
             print(f"render failed for seed {seed} (skipped): {exc}", file=sys.stderr)
             continue
@@ -268,6 +311,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed range FIRST:END of settled pip dice (repeatable)")
     parser.add_argument("--cocked", type=_seed_range, action="append", default=[],
                         help="seed range of leaning pip dice (no-face examples; repeatable)")
+    parser.add_argument("--small-settled", type=_seed_range, action="append", default=[],
+                        help="seed range of settled pip dice in 640x480 frames (repeatable)")
+    parser.add_argument("--small-cocked", type=_seed_range, action="append", default=[],
+                        help="seed range of leaning pip dice in 640x480 frames (repeatable)")
+    parser.add_argument("--small-glare", type=float, default=0.0,
+                        help="the small sets' glare is drawn from this to 1 (default 0)")
     parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
     parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
     parser.add_argument("--epochs", type=int, default=10)
@@ -277,13 +326,16 @@ def main(argv: list[str] | None = None) -> int:
     xs: list[NDArray[np.float32]] = []
     ys: list[int] = []
     sets: list[tuple[NDArray[np.uint8], NDArray[np.float64]]] = []
-    plan = [(s, "settled", "pips") for s in args.settled] + [(s, "cocked", "pips") for s in args.cocked]
-    for seeds, state, edition in plan:
-        crops, meta = render_set(seeds, state, args.cache, edition)
+    plan = [(s, "settled", False) for s in args.settled] + [(s, "cocked", False) for s in args.cocked]
+    plan += [(s, "settled", True) for s in args.small_settled]
+    plan += [(s, "cocked", True) for s in args.small_cocked]
+    for seeds, state, small in plan:
+        crops, meta = render_set(seeds, state, args.cache, "pips", small, args.small_glare)
         px, py = patches_from(crops, meta, rng)
         xs += px
         ys += py
-        print(f"{state} {edition} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(px)} patches", flush=True)
+        kind = "640x480" if small else "1280x720"
+        print(f"{state} {kind} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(px)} patches", flush=True)
         sets.append((crops, meta))
     patches = augment(np.stack(xs).astype(np.float32), rng)
     x = features(patches)
