@@ -37,6 +37,11 @@ from companion.rules import Move, Phase, State, apply, legal_moves, lose_move, p
 #: not guessed at). Early in a game most pops are lost (no peg out), so a
 #: gap of one move can hold many pops.
 MAX_POPS = 24
+#: The most unread pops (any value) a way may hold. Each one lets the search
+#: fit more histories to the board; with several, and a pop the camera never
+#: saw at all, a wrong history can be the only one found (seen in a whole
+#: rendered game), so the loop waits for better evidence instead.
+MAX_UNREAD = 2
 #: The most positions the search may visit: most pops admit one or no
 #: move, but four pegs out and many pops could branch widely. Past this the
 #: board is not explained (judged as before), never explained by halves.
@@ -73,7 +78,7 @@ def only_way(
     only by pegs out on the board seen in their Home (a misread or lifted
     peg, see :func:`companion.live.boards.gone_home`).
     """
-    if len(held) > MAX_POPS:
+    if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
         return None
     target = _Target({c: Counter(p) for c, p in board.items()}, board, gone_home)
     found: dict[State, list[Step]] = {}

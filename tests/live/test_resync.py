@@ -258,3 +258,12 @@ def test_two_moves_at_once_with_one_peg_misread_in_its_home_are_played() -> None
     ]
     loop.handle(Tick(18.5))
     assert "I cannot see every peg. Please put each peg back on its hole." in said(speaker)
+
+
+def test_more_than_two_unread_pops_are_not_fitted_to_a_board() -> None:
+    # Each unread pop lets the search fit more histories to the board; with
+    # three, a wrong one was the only one found in a whole rendered game.
+    state = pop(new_game(["red", "blue"], pegs={"red": ["track:10"]}, turn="red"), 2)
+    seen = {"red": ["home", "home", "home", "track:13"], "blue": ["home"] * 4}
+    assert only_way(state, [None, None], seen) is not None
+    assert only_way(state, [None, None, None], seen) is None

@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 
 from companion.vision.dice.face_search import search_face
 from companion.vision.dice.facenet import NO_FACE, pip_net
+from companion.vision.dice.glare import pip_lost_in_glare
 from companion.vision.dice.grid import (
     GridReading,
     cell_darkness,
@@ -167,7 +168,9 @@ class NetAcceptance:
     Tuned on development frames 700000-701199 (pip dice), never on the
     benchmark's: at 0.99, 90.4% of the settled pip dice in view read right
     and 1 of 676 wrong; with the quarter-turn check as well, 89.9% and none
-    wrong (0.97 alone: 92.3% and 7 wrong).
+    wrong (0.97 alone: 92.3% and 7 wrong). Since the classifier was trained
+    on 640x480 frames under glare too, a face is also refused when a pip
+    place of its value is saturated (``glare.py``).
     """
 
     min_probability: float = 0.99
@@ -193,6 +196,8 @@ def read_by_classifier(
         and face.probability >= NET_ACCEPT.min_probability
         and face.turned >= NET_ACCEPT.min_turned
         and face.from_centre <= NET_ACCEPT.zone
+        and not pip_lost_in_glare(gray, face.x, face.y, face.angle_deg,
+                                  fraction * min(gray.shape[:2]), face.value)
     ):
         return DieReading("settled", face.value, _clip(face.probability))
     return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
