@@ -140,6 +140,18 @@ class _Inferred:
 
 
 @dataclass
+class _CaughtUp:
+    """A catch-up that fitted unread pops' values to the board, still open to
+    a change of mind: the board it explained may have been a mistake (a
+    wrong count) that the player then puts right before anyone pops."""
+
+    state: State  # the referee before the catch-up
+    held: list[PopSettled | PopUnread]  # the pops held before it
+    unread: _Unread | None
+    fed: int  # referee inputs that changed the game since (undone to take it back)
+
+
+@dataclass
 class _Timers:
     """Pending reminders: each fires once, at its time, if still relevant."""
 
@@ -206,6 +218,7 @@ class Loop:
         self.unread_passed = 0
         self.before_move: State | None = None  # the referee before the last move
         self.before_pop: State | None = None  # the referee before the last pop the camera read
+        self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
         self.cocked_said = False
         self.camera_lost = False
         self.timers = _Timers()
@@ -505,6 +518,8 @@ class Loop:
             return
         if self.inferred is not None and self._take_back_inference(whole):
             return
+        if self.caught_up is not None and self._take_back_catch_up(whole):
+            return
         if self.unread is not None and self._move_after_unread(whole):
             return
         if self.unread is None and self._catch_up(whole):
@@ -551,6 +566,12 @@ class Loop:
             way = only_way(state, pops, whole, gone_home=True, min_steps=1)
         if way is None:
             return False
+        guessed = any(step.unread for step in way)
+        # Open to a change of mind when values were guessed; _feed counts what
+        # is fed from here on (the later pops released included).
+        self.caught_up = _CaughtUp(state, list(self.held_pops), unread, 0) if guessed else None
+        feed = self._feed
+
         if unread is not None:
             self.unread = None
             self.inferred = None
@@ -562,19 +583,42 @@ class Loop:
                 if step.unread:
                     name = (self.referee.player or "").capitalize()
                     self._say(f"That move means {name} popped a {step.pop}.")
-                    self._feed({"pop": step.pop}, origin="loop", quiet=("pop",))
+                    feed({"pop": step.pop}, origin="loop", quiet=("pop",))
                 else:
-                    self._feed({"pop": step.pop}, origin="camera")
+                    feed({"pop": step.pop}, origin="camera")
             if step.move is not None:
                 before = self.referee.state
                 assert before is not None
                 after = apply_move(before, step.move)
-                self._feed({"board": boards.normalise(after.position(), list(whole))}, origin="camera")
+                feed({"board": boards.normalise(after.position(), list(whole))}, origin="camera")
                 self.before_move = before
         self.illegal_board = None
         self.unseen_pop_board = None
         self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
+        return True
+
+    def _take_back_catch_up(self, whole: boards.Board) -> bool:
+        """The board a catch-up explained with guessed values is put right
+        into one legal move, or another way of playing the same pops, from
+        where the game stood before it: undo the catch-up, hold its pops
+        again and judge the board afresh."""
+        caught = self.caught_up
+        assert caught is not None
+        held = [p.value if isinstance(p, PopSettled) else None for p in caught.held]
+        pops = ([None] if caught.unread is not None else []) + held
+        if not self._legal_on(caught.state, whole) and only_way(caught.state, pops, whole) is None:
+            return False
+        self.caught_up = None
+        for _ in range(caught.fed):
+            self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
+        if self.referee.state != caught.state:
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self.held_pops = list(caught.held)
+        self.unread = caught.unread
+        self.before_move = None
+        self.illegal_board = None
+        self._evaluate(whole)
         return True
 
     def _lose_track(self, before: boards.Board, now: boards.Board) -> None:
@@ -947,6 +991,7 @@ class Loop:
         return isinstance(read_board(state, seen), Move)
 
     def _feed_board(self, whole: boards.Board, miss: dict[str, int]) -> None:
+        self.caught_up = None  # another move accepted: a catch-up before it stands
         before = self.referee.state
         events = self._feed({"board": whole}, origin="camera")
         self.illegal_board = None
@@ -962,6 +1007,7 @@ class Loop:
 
     def _on_pop(self, obs: PopSettled | PopUnread) -> None:
         self.cocked_said = False
+        self.caught_up = None  # play has moved on: the catch-up stands
         self.last_pop_seen = obs.value if isinstance(obs, PopSettled) else None
         if self.stage == "over":
             return
@@ -1084,6 +1130,8 @@ class Loop:
         state_before = self.referee.state
         events = self.referee.feed(line)
         self._unrecorded.append(RecordItem(line, events, self.t, origin))
+        if self.caught_up is not None and self.referee.state != state_before:
+            self.caught_up.fed += 1
         inferred = self.inferred
         if inferred is not None and self.referee.state != state_before:
             inferred.fed += -1 if line.get("command") == "undo" else 1
@@ -1164,7 +1212,8 @@ class Loop:
         held behind the unread one (they belonged to the turns now passed).
         """
         self.inferred = None
-        self.lost = None  # the players have put the game right themselves
+        if intent in ("turn", "peg", "undo"):
+            self.lost = None  # the players have set the game right themselves
         if self.unread is None:
             return
         self.unread = None

@@ -267,3 +267,22 @@ def test_more_than_two_unread_pops_are_not_fitted_to_a_board() -> None:
     seen = {"red": ["home", "home", "home", "track:13"], "blue": ["home"] * 4}
     assert only_way(state, [None, None], seen) is not None
     assert only_way(state, [None, None, None], seen) is None
+
+
+def test_a_catch_up_with_a_guessed_value_is_taken_back_when_the_move_is_put_right() -> None:
+    # Red brings a peg out on a 6; its extra pop is seen but not read and the
+    # board next seen shows the peg on 4: "a 3". It was a wrong count (the
+    # die showed 2): the player puts the peg on 3. Nobody has popped since,
+    # so the loop takes its guess back instead of calling the right move wrong.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(PopUnread(9.0))  # held: Red's bring-out is not on the board yet
+    loop.handle(BoardStable(10.0, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert "That move means Red popped a 3." in said(speaker)
+    loop.handle(BoardStable(11.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert loop.referee.position["red"] == ["home", "home", "home", "track:3"]
+    assert "That move means Red popped a 2." in said(speaker)
+    assert loop.referee.player == "blue"
