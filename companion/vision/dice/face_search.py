@@ -30,6 +30,7 @@ from companion.vision.dice.canonical import (
     CANON_PX,
     CANON_SPAN,
     FloatImage,
+    canonical_patch,
     features,
     to_crop_offset,
     upright_region,
@@ -142,3 +143,14 @@ def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
         math.hypot(x - centre, y - centre) / radius_px,
         turned,
     )
+
+
+def turned_probability(gray: FloatImage, face: NetFace, fraction: float, net: FaceNet) -> float:
+    """*net*'s lowest probability of *face*'s value over the four quarter turns
+    of *face*'s window (a second classifier's opinion of the same place)."""
+    if face.value == NO_FACE:
+        return 0.0
+    die = fraction * float(min(gray.shape[:2]))
+    patch = canonical_patch(gray, face.x, face.y, face.angle_deg, die)
+    quarter = np.stack([np.rot90(patch, k) for k in range(4)]).astype(np.float32)
+    return float(net.probabilities(features(quarter))[:, face.value].min())

@@ -110,9 +110,24 @@ class FaceNet:
 @lru_cache(maxsize=1)
 def pip_net() -> FaceNet:
     """The shipped pip-face classifier, loaded once, on first use."""
-    net = FaceNet.load(PIP_NET_PATH)
+    return _load_checked(PIP_NET_PATH)
+
+
+#: The first classifier (trained on 1280x720 frames only), kept as a second
+#: opinion on the face the shipped one found (``dome.NetAcceptance.min_second``).
+FIRST_NET_PATH = Path(__file__).with_name("pip_faces_v1.npz")
+
+
+@lru_cache(maxsize=1)
+def first_net() -> FaceNet:
+    """The first pip-face classifier, loaded once, on first use."""
+    return _load_checked(FIRST_NET_PATH)
+
+
+def _load_checked(path: Path) -> FaceNet:
+    net = FaceNet.load(path)
     if net.classes != CLASSES:
-        raise ValueError(f"{PIP_NET_PATH} gives {net.classes} classes, not {CLASSES}")
+        raise ValueError(f"{path} gives {net.classes} classes, not {CLASSES}")
     return net
 
 
