@@ -31,6 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--messy", type=float, default=0.25, help="chance of a messy hand per step, truth source (default 0.25)"
     )
     parser.add_argument(
+        "--messes",
+        default="",
+        help="comma-separated messy-hand kinds to weave in, truth source (default: all of them)",
+    )
+    parser.add_argument(
         "--unread",
         type=float,
         default=0.0,
@@ -52,14 +57,30 @@ def _players(seed: int, n: int) -> list[str]:
     return list(COLORS[:count])
 
 
-def _truth_game(seed: int, players: list[str], messy: float, unread: float = 0.0) -> tuple[Any, Any, float, int]:
+def _kinds(text: str) -> tuple[str, ...]:
+    from companion.live.scripted import MESSY_KINDS
+
+    if not text.strip():
+        return MESSY_KINDS
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in MESSY_KINDS]
+    if unknown:
+        raise UserError(f"unknown mess {', '.join(unknown)}: the kinds are {', '.join(MESSY_KINDS)}")
+    return kinds
+
+
+def _truth_game(
+    seed: int, players: list[str], messy: float, unread: float = 0.0, kinds: tuple[str, ...] | None = None
+) -> tuple[Any, Any, float, int]:
     from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.loop import Loop
     from companion.live.run import feed_observations
     from companion.live.scripted import scripted_game
     from companion.referee import Referee
 
-    game = scripted_game(seed, players, messy=messy, unread=unread)
+    from companion.live.scripted import MESSY_KINDS
+
+    game = scripted_game(seed, players, messy=messy, unread=unread, kinds=kinds or MESSY_KINDS)
     loop = Loop(Referee, SilentSpeaker())
     loop.start(game.players)
     started = time.process_time()
@@ -78,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--jobs must be at least 1, not {args.jobs}")
     if not 0.0 <= args.unread <= 1.0:
         raise UserError(f"--unread is a chance from 0 to 1, not {args.unread}")
+    kinds = _kinds(getattr(args, "messes", ""))
     if args.source == "video":
         from companion.bench.referee_video import run_video
 
@@ -89,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     messes: dict[str, int] = {}
     failures: list[str] = []
     for seed in range(args.seed, args.seed + args.games):
-        verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread)
+        verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread, kinds)
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
         right += verdict.right

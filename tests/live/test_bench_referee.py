@@ -36,3 +36,11 @@ def test_video_source_in_two_processes_gives_the_same_verdicts_as_one(capsys: py
 def test_nonsense_is_refused_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bench", "referee", "--source", "video", "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+def test_the_truth_source_weaves_in_only_the_messes_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "referee", "--games", "2", "--messes", "lift,illegal"]) == 0
+    woven = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("messy hands"))
+    assert "blind" not in woven and "lift" in woven
+    assert cli.main(["bench", "referee", "--messes", "juggling"]) == 2
+    assert "unknown mess juggling" in capsys.readouterr().err
