@@ -75,10 +75,8 @@ def _truth_game(
     from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.loop import Loop
     from companion.live.run import feed_observations
-    from companion.live.scripted import scripted_game
+    from companion.live.scripted import MESSY_KINDS, scripted_game
     from companion.referee import Referee
-
-    from companion.live.scripted import MESSY_KINDS
 
     game = scripted_game(seed, players, messy=messy, unread=unread, kinds=kinds or MESSY_KINDS)
     loop = Loop(Referee, SilentSpeaker())
