@@ -176,11 +176,12 @@ class NetAcceptance:
     is also refused when a pip place of its value is saturated
     (``glare.py``), when some other value was almost as sure somewhere in
     the dome (``max_rival``) or when its other quarter turns read less
-    surely (``min_turned`` 0.8, was 0.5). On 704200-712199 (6010 settled
-    pip dice in view) that reads 87.4% right and 1 wrong; the old classifier
-    with the old rule read 89.1% and 10 wrong. On the whole games: 4171 of
-    5252 settled frames right (4014 before), none wrong. See
-    docs/vision-dice.md, "Small dice under glare".
+    surely (``min_turned`` 0.8, was 0.5), or when the first classifier
+    doubts the value at that window (``min_second``). On 704200-712199
+    (6010 settled pip dice in view) that reads 87.1% right and 1 wrong; the
+    first classifier with the old rule read 89.1% and 10 wrong. On the
+    whole games: 4166 of 5252 settled frames right (4014 before), none
+    wrong. See docs/vision-dice.md, "Small dice under glare".
     """
 
     min_probability: float = 0.99
