@@ -80,7 +80,7 @@ def only_way(
     """
     if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
         return None
-    target = _Target({c: Counter(p) for c, p in board.items()}, board, gone_home)
+    target = _Target({c: Counter(p) for c, p in board.items()}, board, gone_home, state.position())
     found: dict[State, list[Step]] = {}
     budget = [MAX_NODES]
     _search(state, tuple(held), target, (), found, budget)
@@ -95,13 +95,54 @@ class _Target:
     counts: Mapping[str, Counter[str]]
     board: Mapping[str, Sequence[str]]
     gone_home: bool
+    #: The position the search starts from (for the gone-home test).
+    start: Mapping[str, Sequence[str]]
 
 
 def _matches(state: State, target: _Target) -> bool:
     position = state.position()
     if all(Counter(position.get(c, ())) == places for c, places in target.counts.items()):
         return True
-    return target.gone_home and bool(boards.gone_home(target.board, position))
+    if not target.gone_home:
+        return False
+    gone = boards.gone_home(target.board, position)
+    return bool(gone) and not any(_moved_forward(c, target) for c in gone)
+
+
+def _moved_forward(colour: str, target: _Target) -> bool:
+    """Whether *colour*'s change on the board could be one of its pegs moved
+    a little way forward (clockwise, at most 12 spaces; into its Finish): a
+    peg gone from a place and one seen a little farther on.
+
+    Then its vanished peg is more likely that move than a misread one: "a
+    bring-out to 22, and the peg on 15 misread in Home" hid a peg moved 15
+    -> 22 on a 6, an illegal move (the truth benchmark's messy hands). A peg
+    "moved" backwards (12 -> 8 on a 6, with 8 the colour's Start) is rather
+    the bring-out with the peg on 12 misread (whole rendered games).
+    """
+    from companion.rules import COLOR_INDEX, PlaceError, parse_place, progress
+
+    before = Counter(p for p in target.start.get(colour, ()) if p != "home")
+    after = Counter(p for p in target.board.get(colour, ()) if p != "home")
+    c = COLOR_INDEX[colour]
+    for old in (before - after).elements():
+        for new in (after - before).elements():
+            try:
+                a, b = parse_place(old), parse_place(new)
+                if a.kind == "track" and b.kind == "track":
+                    if 1 <= (b.number - a.number) % TRACK <= MAX_SLIP:
+                        return True
+                elif progress(c, b) > progress(c, a):
+                    return True
+            except PlaceError:
+                return True
+    return False
+
+
+#: Spaces on the track, and the farthest a peg "moved" forward is still
+#: taken for a move (a pop of 6 and a miscount) rather than a misread peg.
+TRACK = 28
+MAX_SLIP = 12
 
 
 def _search(

@@ -286,3 +286,25 @@ def test_a_catch_up_with_a_guessed_value_is_taken_back_when_the_move_is_put_righ
     assert loop.referee.position["red"] == ["home", "home", "home", "track:3"]
     assert "That move means Red popped a 2." in said(speaker)
     assert loop.referee.player == "blue"
+
+
+def test_a_peg_moved_one_space_too_far_is_called() -> None:
+    # Red's peg on 1, a 6 popped, the peg put on 8: a wrong count, called.
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0, 6))
+    loop.handle(BoardStable(11.0, board(red=["track:8", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop).count("illegal") == 1
+
+
+def test_a_bring_out_beside_a_peg_moved_a_little_too_far_is_called_not_explained_away() -> None:
+    # The truth benchmark's case: Red, a peg on 22 (one step before its own
+    # Start is 28), pops a 6 and moves the peg 22 -> 1 (7 spaces, past its
+    # Finish entry). "A bring-out to 1 and the peg on 22 misread in Home"
+    # would hide that illegal move.
+    state = pop(new_game(["red", "blue"], pegs={"red": ["track:22"]}, turn="red"), 6)
+    seen = {"red": ["home", "home", "home", "track:1"], "blue": ["home"] * 4}
+    assert only_way(state, [], seen, gone_home=True, min_steps=1) is None
