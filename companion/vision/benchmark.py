@@ -96,6 +96,8 @@ class BoardScore:
     false_hand: int = 0
     settled: int = 0
     settled_right: int = 0
+    #: Settled dice given a value that is not the die's (a false pop value).
+    settled_wrong: int = 0
     cocked: int = 0
     cocked_right: int = 0
     cold_ms: list[float] = field(default_factory=list)
@@ -179,8 +181,9 @@ def _score_frame(score: BoardScore, reading: object, truth: object) -> None:
     covered = covered_holes(truth)
     if truth.die_state == "settled" and not truth.hand_present:
         score.settled += 1
-        score.settled_right += int(reading.die is not None and reading.die.state == "settled"
-                                   and reading.die.value == truth.die_value)
+        read = reading.die.value if reading.die is not None and reading.die.state == "settled" else None
+        score.settled_right += int(read is not None and read == truth.die_value)
+        score.settled_wrong += int(read is not None and read != truth.die_value)
     if truth.die_state == "cocked" and not truth.hand_present:
         score.cocked += 1
         score.cocked_right += int(reading.die is not None and reading.die.state == "cocked")
@@ -258,7 +261,8 @@ def _print(s: BoardScore, args: argparse.Namespace) -> None:
     print(f"  found frames with a covered hole flagged as hand: {_pct(s.hand_flagged, s.hand_frames)} "
           f"of {s.hand_frames}; frames flagged with no hand over a hole: "
           f"{_pct(s.false_hand, s.quiet_frames)}")
-    print(f"  die (whole pipeline): settled read right {_pct(s.settled_right, s.settled)} of {s.settled}; "
+    print(f"  die (whole pipeline): settled read right {_pct(s.settled_right, s.settled)} of {s.settled}, "
+          f"read wrong {_pct(s.settled_wrong, s.settled)}; "
           f"cocked detected {_pct(s.cocked_right, s.cocked)} of {s.cocked}")
     print("  time per frame, one core (CPU time, one OpenCV thread):")
     print(f"    still camera, die read afresh:  {ms(s.tracked_ms)}")
