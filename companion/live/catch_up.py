@@ -153,7 +153,11 @@ def _search(
     found: dict[State, list[Step]],
     budget: list[int],
 ) -> None:
-    """Depth first over the ways; each ends at its first match with *target*."""
+    """Depth first over the ways; each ends at its first match with *target*
+    (the starting position, with no step taken, is not a way)."""
+    if path and _matches(state, target):
+        found.setdefault(state, list(path))
+        return
     budget[0] -= 1
     if len(found) > 1 or budget[0] <= 0:
         return  # two different games already (ambiguous), or too many to look at
@@ -162,7 +166,7 @@ def _search(
         last = path[-1] if path else Step(None, None)
         for move in legal_moves(state):
             step = Step(last.pop, move, last.unread)
-            _after(apply(state, move), held, target, (path[:-1] if path else ()) + (step,), found, budget)
+            _search(apply(state, move), held, target, (path[:-1] if path else ()) + (step,), found, budget)
         return
     if state.phase is not Phase.POP or not held:
         return
@@ -173,21 +177,7 @@ def _search(
         if legal_moves(popped):
             _search(popped, rest, target, path + (step,), found, budget)
         else:
-            _after(lose_move(popped), rest, target, path + (step,), found, budget)
-
-
-def _after(
-    state: State,
-    held: tuple[int | None, ...],
-    target: _Target,
-    path: tuple[Step, ...],
-    found: dict[State, list[Step]],
-    budget: list[int],
-) -> None:
-    if _matches(state, target):
-        found.setdefault(state, list(path))
-    else:
-        _search(state, held, target, path, found, budget)
+            _search(lose_move(popped), rest, target, path + (step,), found, budget)
 
 
 def who_moved(

@@ -74,6 +74,15 @@ def kinds(loop: Loop) -> list[str]:
     return [e["event"] for _, e in loop.events]
 
 
+def said(speaker: ListSpeaker) -> list[str]:
+    return [text for text, _ in speaker.lines]
+
+
+def events_after(loop: Loop, n: int) -> list[tuple[str, object]]:
+    """The events since the *n*-th, as (kind, value)."""
+    return [(e["event"], e.get("value")) for _, e in loop.events[n:]]
+
+
 def test_a_plain_opening_is_refereed_move_for_move() -> None:
     loop, _, recorder = started()
     assert kinds(loop) == ["pop", "pop", "first", "turn", "pop", "move", "extra-pop", "pop", "move", "turn"]

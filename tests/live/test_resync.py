@@ -10,10 +10,9 @@ because the table played on.
 
 from __future__ import annotations
 
-from test_live_loop import ListSpeaker, board, kinds, started
+from test_live_loop import board, events_after, kinds, said, started
 
 from companion.live.catch_up import MAX_POPS, only_way
-from companion.live.loop import Loop
 from companion.live.observations import (
     BoardStable,
     PopReadLate,
@@ -24,14 +23,6 @@ from companion.live.observations import (
     to_json,
 )
 from companion.rules import new_game, pop
-
-
-def said(speaker: ListSpeaker) -> list[str]:
-    return [text for text, _ in speaker.lines]
-
-
-def events_after(loop: Loop, n: int) -> list[tuple[str, object]]:
-    return [(e["event"], e.get("value")) for _, e in loop.events[n:]]
 
 
 def test_three_moves_seen_at_once_are_played_in_order() -> None:

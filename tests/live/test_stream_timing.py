@@ -159,41 +159,41 @@ def die_events(events: list[tuple[float, VisionEvent]]) -> list[tuple[float, str
     ]
 
 
+HIDDEN = DieReading("hidden", None, 0.5)
+FIVE = DieReading("settled", 5, 0.97)
+
+
+def landed_unreadable() -> list[tuple[FrameReading, int]]:
+    """The die at rest, popped (three tumbling frames), landed unreadable for 1 s."""
+    script = [(frame(START, lie=1), 10)]
+    script += [(frame(START, die=HIDDEN, lie=10 + k), 1) for k in range(3)]
+    script += [(frame(START, die=HIDDEN, lie=2), 10)]
+    return script
+
+
 def test_a_pop_reported_unread_and_then_read_while_the_die_lies_still_is_read_late() -> None:
     """Seen in whole rendered games: glare hid the die for a second after it
     landed, then it read plainly. The unread pop is reported, then its value."""
     stream = VisionStream(settle_s=0.25, unread_s=0.5)
-    hidden = DieReading("hidden", None, 0.5)
-    five = DieReading("settled", 5, 0.97)
-    script = [(frame(START, lie=1), 10)]
-    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]  # the tumble
-    script += [(frame(START, die=hidden, lie=2), 10)]  # landed, unreadable for 1 s
-    script += [(frame(START, die=five, lie=2), 10)]  # the glare has gone
+    script = landed_unreadable()
+    script += [(frame(START, die=FIVE, lie=2), 10)]  # the glare has gone
     kinds = [(t, name, value) for t, name, value in die_events(run(stream, script))]
     assert kinds == [(1.8, "PopUnread", None), (2.4, "PopReadLate", 5)]
 
 
 def test_a_late_read_after_a_hand_passed_over_the_unread_die_is_that_pop() -> None:
     stream = VisionStream(settle_s=0.25, unread_s=0.5)
-    hidden = DieReading("hidden", None, 0.5)
-    five = DieReading("settled", 5, 0.97)
-    script = [(frame(START, lie=1), 10)]
-    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]
-    script += [(frame(START, die=hidden, lie=2), 10)]
-    script += [(frame(START, hand=True, die=hidden, lie=20 + k), 1) for k in range(3)]  # a hand passes
-    script += [(frame(START, die=five, lie=2), 10)]  # the die lies as before, readable now
+    script = landed_unreadable()
+    script += [(frame(START, hand=True, die=HIDDEN, lie=20 + k), 1) for k in range(3)]  # a hand passes
+    script += [(frame(START, die=FIVE, lie=2), 10)]  # the die lies as before, readable now
     assert [name for _, name, _ in die_events(run(stream, script))] == ["PopUnread", "PopReadLate"]
 
 
 def test_a_new_pop_after_an_unread_one_is_a_pop_not_a_late_read() -> None:
     stream = VisionStream(settle_s=0.25, unread_s=0.5)
-    hidden = DieReading("hidden", None, 0.5)
-    five = DieReading("settled", 5, 0.97)
-    script = [(frame(START, lie=1), 10)]
-    script += [(frame(START, die=hidden, lie=10 + k), 1) for k in range(3)]
-    script += [(frame(START, die=hidden, lie=2), 10)]
-    script += [(frame(START, die=hidden, lie=30 + k), 1) for k in range(3)]  # popped again
-    script += [(frame(START, die=five, lie=3), 10)]  # lies differently now
+    script = landed_unreadable()
+    script += [(frame(START, die=HIDDEN, lie=30 + k), 1) for k in range(3)]  # popped again
+    script += [(frame(START, die=FIVE, lie=3), 10)]  # lies differently now
     found = [(name, value) for _, name, value in die_events(run(stream, script))]
     assert found == [("PopUnread", None), ("PopSettled", 5)]
 

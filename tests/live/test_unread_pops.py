@@ -8,7 +8,16 @@ no value explains it.
 
 from __future__ import annotations
 
-from test_live_loop import HOME4, ListRecorder, ListSpeaker, board, kinds, started
+from test_live_loop import (
+    HOME4,
+    ListRecorder,
+    ListSpeaker,
+    board,
+    events_after,
+    kinds,
+    said,
+    started,
+)
 
 from companion.live.loop import Loop
 from companion.live.observations import (
@@ -21,14 +30,6 @@ from companion.live.observations import (
     to_json,
 )
 from companion.referee import Referee
-
-
-def said(speaker: ListSpeaker) -> list[str]:
-    return [text for text, _ in speaker.lines]
-
-
-def events_after(loop: Loop, n: int) -> list[tuple[str, object]]:
-    return [(e["event"], e.get("value")) for _, e in loop.events[n:]]
 
 
 def test_unread_pop_then_a_move_only_one_value_explains() -> None:
