@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.live import boards
-from companion.live.catch_up import only_way, who_moved
+from companion.live.catch_up import MAX_POPS, MAX_UNREAD, only_way, who_moved
 from companion.live.observations import (
     BoardFound,
     BoardLost,
@@ -908,7 +908,15 @@ class Loop:
     ) -> bool:
         """Whether the *held* pops played from *game* lead to *board* (see
         :meth:`_could_follow`); with *unseen_last*, also as a move whose pop
-        the camera missed after the last held pop passed on."""
+        the camera missed after the last held pop passed on.
+
+        Every unread pop (``None``) multiplies the ways by six: with more
+        than ``MAX_UNREAD`` of them, or more than ``MAX_POPS`` pops, the
+        answer is no rather than a search that may not end this game (a whole
+        rendered game once held a dozen pops with several unread).
+        """
+        if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
+            return False
         if game.phase is not Phase.POP:
             return False
         if not held:
