@@ -299,3 +299,13 @@ def test_a_bring_out_beside_a_peg_moved_a_little_too_far_is_called_not_explained
     state = pop(new_game(["red", "blue"], pegs={"red": ["track:22"]}, turn="red"), 6)
     seen = {"red": ["home", "home", "home", "track:1"], "blue": ["home"] * 4}
     assert only_way(state, [], seen, gone_home=True, min_steps=1) is None
+
+
+def test_chains_of_more_than_two_unread_pops_are_not_searched() -> None:
+    # Seen in a whole rendered game: a dozen held pops, several unread; the
+    # six values of each made the search run for longer than the game.
+    loop, _, _ = started()
+    state = loop.referee.state
+    assert state is not None
+    seen = board(red=["track:3", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+    assert loop._chain_explains(state, [None, None, None] + [1] * 9, seen, unseen_last=True) is False
