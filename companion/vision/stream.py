@@ -5,7 +5,17 @@ that spoke on every frame would nag and misjudge. So:
 
 * A **position** is reported once it has been read identically, completely
   (every hole known, no hand over the board) for ``position_stable_s``
-  seconds, and only when it differs from the last position reported; and
+  seconds, and only when it differs from the last position reported. A
+  position whose difference rests on a *doubtful* peg (read with confidence
+  below ``DOUBTFUL_CONFIDENCE``: a peg seen only by a weak top colour or its
+  body, half hidden behind a nearer one) waits until that peg has been seen
+  there for ``doubtful_stable_s`` (gaps of a frame or two allowed, frames
+  with a hand not counted against it): such readings come and go with a
+  hand the reader does not see (a peg carried in the fingers at the board's
+  edge made the four-per-colour prior keep a phantom peg for half a second
+  at a time, and each was called an illegal move in a whole rendered game).
+  Only the doubtful peg is held to the longer time, not the whole position,
+  whose other holes may flicker. And it is reported
   once more after each pop, when the position reported is read unchanged
   for that long after it (so the referee knows no peg moved since the pop).
 * A **pop** is reported when the die has been *disturbed* (its dome
@@ -127,6 +137,7 @@ class VisionStream:
         reader: object | None = None,
         *,
         position_stable_s: float = 0.3,
+        doubtful_stable_s: float = 1.2,
         settle_s: float = 0.25,
         unread_s: float = 0.5,
         lost_after_s: float = 0.5,
@@ -151,6 +162,7 @@ class VisionStream:
             raise ValueError(f"unread_s ({unread_s}) must be at least settle_s ({settle_s})")
         self.reader = reader
         self.position_stable_s = position_stable_s
+        self.doubtful_stable_s = max(doubtful_stable_s, position_stable_s)
         self.settle_s = settle_s
         self.unread_s = unread_s
         self.lost_after_s = lost_after_s
@@ -160,6 +172,8 @@ class VisionStream:
         # board
         self._candidate: Mapping[str, tuple[str, ...]] | None = None
         self._candidate_held = 0.0  # seconds it was seen whole, before this stretch
+        #: Each peg off Home seen in complete frames: (colour, place) -> (first, last) time.
+        self._pegs_seen: dict[tuple[str, str], tuple[float, float]] = {}
         self._stretch_since: float | None = 0.0  # start of this stretch of whole views
         self._last_complete = 0.0
         self._reported: Mapping[str, tuple[str, ...]] | None = None
@@ -230,13 +244,33 @@ class VisionStream:
         elif self._stretch_since is None:
             self._stretch_since = t  # the same position, seen again after a hand
         self._last_complete = t
+        self._note_pegs(pegs, t)
         held = self._candidate_held + (t - self._stretch_since)
         if (
             held >= self.position_stable_s - 1e-9
+            and self._doubt_settled(reading, t)
             and (self._reported is None or dict(pegs) != dict(self._reported))
         ):
             self._reported = pegs
             events.append(PositionStable(t, pegs))
+
+    def _note_pegs(self, pegs: Mapping[str, tuple[str, ...]], t: float) -> None:
+        """Keep when each peg off Home was first seen in this run of sightings."""
+        for colour, places in pegs.items():
+            for place in places:
+                if place != "home":
+                    first, _ = self._pegs_seen.get((colour, place), (t, t))
+                    self._pegs_seen[(colour, place)] = (first, t)
+        for peg, (_, last) in list(self._pegs_seen.items()):
+            if t - last > DOUBT_GAP_S:
+                del self._pegs_seen[peg]
+
+    def _doubt_settled(self, reading: FrameReading, t: float) -> bool:
+        """Every doubtful peg this reading adds has been seen long enough."""
+        return all(
+            t - self._pegs_seen.get(peg, (t, t))[0] >= self.doubtful_stable_s - 1e-9
+            for peg in new_doubtful_pegs(reading, self._reported)
+        )
 
     def _confirm(self, pegs: Mapping[str, tuple[str, ...]], t: float, events: list[VisionEvent]) -> None:
         """After a pop, the position reported before it is reported once more
@@ -404,6 +438,69 @@ class VisionStream:
         if value is not None and self._rest.value is not None and value != self._rest.value:
             return True
         return distance > self.moved_across_poses_threshold
+
+
+#: A peg read less surely than this (the pegs reader gives 0.3 to a peg seen
+#: only by a weak top colour, 0.2 to one seen only by its body) is doubtful.
+DOUBTFUL_CONFIDENCE = 0.35
+#: A peg missing from complete frames for longer than this has gone: a later
+#: sighting starts its run again (a frame or two of flicker does not).
+DOUBT_GAP_S = 0.4
+
+
+def peg_at(hole: str, state: str) -> tuple[str, str]:
+    """The (colour, place) a peg of colour *state* in layout hole *hole* is,
+    in the referee's place names (``green:finish:2`` -> ``("green", "finish:2")``,
+    ``red:home:3`` -> ``("red", "home")``, ``track:12`` -> ``(state, "track:12")``).
+
+    >>> peg_at("green:finish:2", "green")
+    ('green', 'finish:2')
+    >>> peg_at("blue:home:1", "blue")
+    ('blue', 'home')
+    >>> peg_at("track:12", "red")
+    ('red', 'track:12')
+    """
+    parts = hole.split(":")
+    if parts[0] == "track":
+        return state, hole
+    if parts[1] == "home":
+        return state, "home"
+    return state, f"{parts[1]}:{parts[2]}"
+
+
+def new_doubtful_pegs(reading: FrameReading,
+                      reported: Mapping[str, tuple[str, ...]] | None) -> list[tuple[str, str]]:
+    """The pegs of *reading* read doubtfully that the *reported* position lacks.
+
+    A doubtful peg the referee already has (a peg half hidden behind another
+    for a whole game) changes nothing; only a change that rests on one does.
+    """
+    had: dict[tuple[str, str], int] = {}
+    for colour, places in (reported or {}).items():
+        for place in places:
+            had[(colour, place)] = had.get((colour, place), 0) + 1
+    sure: dict[tuple[str, str], int] = {}
+    doubtful: list[tuple[str, str]] = []
+    for h in reading.holes:
+        if h.state in ("empty", "unknown"):
+            continue
+        peg = peg_at(h.hole, h.state)
+        if h.confidence < DOUBTFUL_CONFIDENCE:
+            doubtful.append(peg)
+        else:
+            sure[peg] = sure.get(peg, 0) + 1
+    new = []
+    for peg in doubtful:
+        if peg[1] == "home":
+            # Pegs in their own Home, on print of their own colour, often read
+            # weakly for whole games (yellow on yellow), and a phantom there
+            # costs no false call: a peg seen back in Home is asked about.
+            continue
+        if sure.get(peg, 0) < had.get(peg, 0):
+            sure[peg] = sure.get(peg, 0) + 1  # one the referee already had
+        else:
+            new.append(peg)
+    return new
 
 
 def _same_pose(a: np.ndarray | None, b: np.ndarray | None) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from stream_script import FPS, reading, run_seconds
 
 from companion.vision.dice.reading import DieReading
-from companion.vision.readings import FrameReading
+from companion.vision.readings import FrameReading, HoleReading
 from companion.vision.stream import PopSettled, PositionStable, VisionEvent, VisionStream
 
 START = {"red": ("home",) * 4, "blue": ("home",) * 4}
@@ -210,3 +210,82 @@ def test_a_die_that_becomes_readable_as_the_unread_wait_ends_is_read_not_unread(
     script += [(frame(START, die=two, lie=2), 10)]  # ... as the die shows
     found = [(name, value) for _, name, value in die_events(run(stream, script))]
     assert found == [("PopSettled", 2)]
+
+
+def doubtful_frame(pegs: dict[str, tuple[str, ...]], doubtful: tuple[str, str, float] | None) -> FrameReading:
+    """A complete frame whose peg on hole ``doubtful[0]`` (colour ``[1]``) is read
+    with confidence ``[2]`` (the pegs reader's 0.3 for a weak top, 0.2 for a body)."""
+    base = frame(pegs)
+    if doubtful is None:
+        return base
+    hole, colour, confidence = doubtful
+    holes = base.holes + (HoleReading(hole, colour, confidence),)  # type: ignore[arg-type]
+    return FrameReading(found=True, holes=holes, pegs=base.pegs, die=base.die,
+                        dome_signature=base.dome_signature)
+
+
+PHANTOM = {"red": ("home",) * 4, "blue": ("home",) * 3 + ("finish:2",)}
+WEAK = ("blue:finish:2", "blue", 0.3)
+
+
+def test_a_peg_read_only_doubtfully_for_half_a_second_is_never_a_position() -> None:
+    """Seen in a whole rendered game: a peg carried at the board's edge, in a
+    hand the reader did not see, left a phantom peg in a hole of that colour's
+    Finish for 0.5-0.7 s at a time; each was called an illegal move."""
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    script = [(frame(START), 20), (doubtful_frame(PHANTOM, WEAK), 7), (frame(START), 10)]
+    assert [p for _, p in positions(run(stream, script))] == [START]
+
+
+def test_a_doubtful_peg_that_stays_is_reported_once_it_has_been_seen_long_enough() -> None:
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    script = [(frame(START), 20), (doubtful_frame(PHANTOM, WEAK), 20)]
+    seen = positions(run(stream, script))
+    assert [p for _, p in seen] == [START, PHANTOM]
+    assert seen[1][0] == 3.2  # first seen at 2.0 s, held to 1.2 s instead of 0.3 s
+
+
+def test_a_surely_read_peg_is_reported_at_the_usual_time() -> None:
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    sure = ("blue:finish:2", "blue", 0.9)
+    seen = positions(run(stream, [(frame(START), 20), (doubtful_frame(PHANTOM, sure), 10)]))
+    assert seen[1] == (2.3, PHANTOM)
+
+
+def test_a_doubtful_peg_the_referee_already_has_does_not_hold_other_moves_back() -> None:
+    """A peg half hidden behind another for a whole game reads weakly all game:
+    only a change that rests on a doubtful peg waits."""
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    later = {"red": ("home",) * 3 + ("track:1",), "blue": PHANTOM["blue"]}
+    script = [(doubtful_frame(PHANTOM, WEAK), 20), (doubtful_frame(later, WEAK), 10)]
+    seen = positions(run(stream, script))
+    assert [p for _, p in seen] == [PHANTOM, later]
+    assert seen[1][0] == 2.3
+
+
+def test_a_frame_or_two_without_the_doubtful_peg_does_not_restart_its_time() -> None:
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    script = [(frame(START), 20), (doubtful_frame(PHANTOM, WEAK), 6), (frame(START), 2),
+              (doubtful_frame(PHANTOM, WEAK), 10)]
+    seen = positions(run(stream, script))
+    assert [p for _, p in seen] == [START, PHANTOM]
+    assert seen[1][0] == 3.2  # counted from 2.0 s despite the gap at 2.6-2.7 s
+
+
+def test_doubtful_pegs_in_their_own_home_are_not_held_back() -> None:
+    """Pegs on Home print of their own colour read weakly for whole games; a
+    phantom there is asked about by the referee, never called."""
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    back = {"red": ("home",) * 4, "blue": ("home",) * 4}
+    script = [(frame(MOVED), 20), (doubtful_frame(back, ("red:home:4", "red", 0.3)), 10)]
+    seen = positions(run(stream, script))
+    assert seen[1] == (2.3, back)
+
+
+def test_stream_doctests() -> None:
+    import doctest
+
+    import companion.vision.stream
+
+    result = doctest.testmod(companion.vision.stream)
+    assert result.attempted >= 3 and result.failed == 0
