@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from companion.live import boards
@@ -99,20 +100,36 @@ class _Target:
     start: Mapping[str, Sequence[str]]
 
 
-def _matches(state: State, target: _Target) -> bool:
+def _matches(state: State, target: _Target, path: tuple[Step, ...] = ()) -> bool:
     position = state.position()
     if all(Counter(position.get(c, ())) == places for c, places in target.counts.items()):
         return True
     if not target.gone_home:
         return False
     gone = boards.gone_home(target.board, position)
-    return bool(gone) and not any(_moved_forward(c, target) for c in gone)
+    return bool(gone) and not any(_moved_forward(c, target, _travels(c, path)) for c in gone)
 
 
-def _moved_forward(colour: str, target: _Target) -> bool:
+def _travels(colour: str, path: tuple[Step, ...]) -> set[tuple[str, str]]:
+    """(from, to) of each of *colour*'s pegs that the moves of *path* carried
+    from one place off Home to another (a peg moved twice counts once, from
+    its first place to its last)."""
+    origin: dict[str, str] = {}
+    for step in path:
+        move = step.move
+        if move is None or move.color != colour:
+            continue
+        origin[move.to_place] = origin.pop(move.from_place, move.from_place)
+    return {(a, b) for b, a in origin.items() if a != "home" and a != b}
+
+
+def _moved_forward(colour: str, target: _Target, travels: AbstractSet[tuple[str, str]] = frozenset()) -> bool:
     """Whether *colour*'s change on the board could be one of its pegs moved
     a little way forward (clockwise, at most 12 spaces; into its Finish): a
-    peg gone from a place and one seen a little farther on.
+    peg gone from a place and one seen a little farther on, which the way
+    did not move there itself (*travels*: a way playing 15 -> 20 on a 5
+    explains that change, and a peg of the colour misread in Home beside
+    it is still only misread).
 
     Then its vanished peg is more likely that move than a misread one: "a
     bring-out to 22, and the peg on 15 misread in Home" hid a peg moved 15
@@ -127,6 +144,8 @@ def _moved_forward(colour: str, target: _Target) -> bool:
     c = COLOR_INDEX[colour]
     for old in (before - after).elements():
         for new in (after - before).elements():
+            if (old, new) in travels:
+                continue
             try:
                 a, b = parse_place(old), parse_place(new)
                 if a.kind == "track" and b.kind == "track":
@@ -155,7 +174,7 @@ def _search(
 ) -> None:
     """Depth first over the ways; each ends at its first match with *target*
     (the starting position, with no step taken, is not a way)."""
-    if path and _matches(state, target):
+    if path and _matches(state, target, path):
         found.setdefault(state, list(path))
         return
     budget[0] -= 1

@@ -309,3 +309,20 @@ def test_chains_of_more_than_two_unread_pops_are_not_searched() -> None:
     assert state is not None
     seen = board(red=["track:3", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
     assert loop._chain_explains(state, [None, None, None] + [1] * 9, seen, unseen_last=True) is False
+
+
+def test_moves_seen_at_once_with_a_finished_peg_misread_in_its_home_are_played() -> None:
+    # Seen in a whole rendered game: Red moved 7 -> 12 and Blue 15 -> 20
+    # while the board could not be read; the board then read Blue's peg on
+    # Finish 1 as a peg in Blue's Home. Blue's change (15 gone, 20 new) is
+    # the way's own move, so it does not make the misread look like a move.
+    state = pop(new_game(["red", "blue"], pegs={"red": ["track:7"], "blue": ["track:15", "finish:1"]},
+                         turn="red"), 5)
+    seen = {"red": ["home", "home", "home", "track:12"], "blue": ["home", "home", "home", "track:20"]}
+    way = only_way(state, [5], seen, gone_home=True, min_steps=1)
+    assert way is not None
+    assert [(s.move.from_place, s.move.to_place) for s in way if s.move] == [
+        ("track:7", "track:12"), ("track:15", "track:20")]
+    # Without the misread both moves are the board exactly.
+    exact = {"red": ["home", "home", "home", "track:12"], "blue": ["home", "home", "track:20", "finish:1"]}
+    assert only_way(state, [5], exact) is not None
