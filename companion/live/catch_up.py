@@ -91,6 +91,36 @@ def only_way(
     return way if len(way) >= min_steps else None
 
 
+def pegs_misread_home(state: State, held: Sequence[int | None],
+                      board: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """The pegs (colour -> how many) that some way of playing *held* leaves
+    out on the board where *board* shows them in their Home, when such ways
+    exist but no single one is sure (an unread pop's value, or two ways
+    ending differently); ``{}`` when there is no such way, or one leads to
+    *board* exactly.
+
+    The loop then asks for those pegs rather than call the board illegal: a
+    lifted or misread peg and a pop it cannot read are enough to explain it,
+    and the next board read right settles which way it was.
+    """
+    if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
+        return {}
+    target = _Target({c: Counter(p) for c, p in board.items()}, board, True, state.position())
+    found: dict[State, list[Step]] = {}
+    budget = [MAX_NODES]
+    _search(state, tuple(held), target, (), found, budget, collect_all=True)
+    if budget[0] <= 0:
+        return {}
+    out: dict[str, int] = {}
+    for end in found:
+        gone = boards.gone_home(board, end.position())
+        if not gone:
+            return {}
+        for colour, n in gone.items():
+            out[colour] = max(out.get(colour, 0), n)
+    return out
+
+
 @dataclass(frozen=True)
 class _Target:
     counts: Mapping[str, Counter[str]]
@@ -171,21 +201,24 @@ def _search(
     path: tuple[Step, ...],
     found: dict[State, list[Step]],
     budget: list[int],
+    collect_all: bool = False,
 ) -> None:
     """Depth first over the ways; each ends at its first match with *target*
-    (the starting position, with no step taken, is not a way)."""
+    (the starting position, with no step taken, is not a way). Stops at a
+    second game found unless *collect_all*."""
     if path and _matches(state, target, path):
         found.setdefault(state, list(path))
         return
     budget[0] -= 1
-    if len(found) > 1 or budget[0] <= 0:
+    if (len(found) > 1 and not collect_all) or budget[0] <= 0:
         return  # two different games already (ambiguous), or too many to look at
     if state.phase is Phase.MOVE:
         # The pop just fed (the last step, or the one before the search) is used by a move.
         last = path[-1] if path else Step(None, None)
         for move in legal_moves(state):
             step = Step(last.pop, move, last.unread)
-            _search(apply(state, move), held, target, (path[:-1] if path else ()) + (step,), found, budget)
+            _search(apply(state, move), held, target, (path[:-1] if path else ()) + (step,), found, budget,
+                    collect_all)
         return
     if state.phase is not Phase.POP or not held:
         return
@@ -194,9 +227,9 @@ def _search(
         popped = pop(state, value)
         step = Step(value, None, first is None)
         if legal_moves(popped):
-            _search(popped, rest, target, path + (step,), found, budget)
+            _search(popped, rest, target, path + (step,), found, budget, collect_all)
         else:
-            _search(lose_move(popped), rest, target, path + (step,), found, budget)
+            _search(lose_move(popped), rest, target, path + (step,), found, budget, collect_all)
 
 
 def who_moved(

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.live import boards
-from companion.live.catch_up import MAX_POPS, MAX_UNREAD, only_way, who_moved
+from companion.live.catch_up import MAX_POPS, MAX_UNREAD, only_way, pegs_misread_home, who_moved
 from companion.live.observations import (
     BoardFound,
     BoardLost,
@@ -534,6 +534,13 @@ class Loop:
                 name = (self.referee.player or "").capitalize()
                 self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.")
             return
+        if self.illegal_board is None and (misread := self._misread_home(whole)):
+            # Some way of playing the pops seen leads here but for pegs seen in
+            # their Home (lifted, or misread there), and the unread pop or two
+            # such ways leave it open which: ask for the pegs, call nothing;
+            # the next board read right settles it.
+            self._note_missing(misread)
+            return
         if self.illegal_board is not None and boards.same(whole, self.illegal_board, colours):
             return
         if self.illegal_board is not None and self._played_on(whole):
@@ -597,6 +604,16 @@ class Loop:
         self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
         return True
+
+    def _misread_home(self, whole: boards.Board) -> dict[str, int]:
+        """Pegs some way of playing the pops seen (the unread one first) has
+        out where *whole* shows them in Home (:func:`catch_up.pegs_misread_home`)."""
+        state = self.referee.state
+        if state is None:
+            return {}
+        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        pops = ([None] if self.unread is not None else []) + held
+        return pegs_misread_home(state, pops, whole)
 
     def _take_back_catch_up(self, whole: boards.Board) -> bool:
         """The board a catch-up explained with guessed values is put right

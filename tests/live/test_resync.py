@@ -326,3 +326,25 @@ def test_moves_seen_at_once_with_a_finished_peg_misread_in_its_home_are_played()
     # Without the misread both moves are the board exactly.
     exact = {"red": ["home", "home", "home", "track:12"], "blue": ["home", "home", "track:20", "finish:1"]}
     assert only_way(state, [5], exact) is not None
+
+
+def test_an_unread_pop_and_its_peg_misread_in_home_are_asked_for_not_called() -> None:
+    # Seen in a whole rendered game: Blue's pop was not read, and while Blue's
+    # peg was carried 10 -> 12 (or misread) the board showed it in Blue's Home;
+    # Red then popped a 6 and brought a peg out. Any value of the unread pop
+    # explains the board but for that peg: nothing is called, the peg is asked
+    # for, and the board read right settles the pop's value.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 5))  # Red: all in Home, lost; Blue's turn
+    loop.handle(PopUnread(10.0))  # Blue
+    loop.handle(PopSettled(12.0, 6))  # Red, held
+    loop.handle(BoardStable(14.0, board(red=["track:1", "home", "home", "home"])))  # blue "all Home"
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(19.0))
+    assert "I cannot see every peg. Please put each peg back on its hole." in said(speaker)
+    loop.handle(BoardStable(20.0, board(red=["track:1", "home", "home", "home"],
+                                        blue=["track:12", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Blue popped a 2." in said(speaker)
+    assert loop.referee.position["blue"] == ["home", "home", "home", "track:12"]
+    assert loop.referee.position["red"] == ["home", "home", "home", "track:1"]
