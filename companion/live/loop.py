@@ -551,6 +551,12 @@ class Loop:
             # never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
             return
+        if not miss and self._beyond_catch_up():
+            # The board was not seen while more pops went by than a catch-up
+            # may guess at (several unread): whatever it shows cannot be
+            # judged move by move. Say so once and follow the board.
+            self._lose_track(whole, whole)
+            return
         self.illegal_board = whole
         self._feed({"board": whole}, origin="camera")
 
@@ -604,6 +610,12 @@ class Loop:
         self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
         return True
+
+    def _beyond_catch_up(self) -> bool:
+        """More pops held (the unread one waiting counted) than a catch-up
+        may play: too many, or too many of them unread."""
+        unread = sum(isinstance(p, PopUnread) for p in self.held_pops) + (self.unread is not None)
+        return len(self.held_pops) + (self.unread is not None) > MAX_POPS or unread > MAX_UNREAD
 
     def _misread_home(self, whole: boards.Board) -> dict[str, int]:
         """Pegs some way of playing the pops seen (the unread one first) has
@@ -1275,6 +1287,7 @@ class Loop:
             and not tm.held_pop_said
             and t - tm.held_pop_since >= self.settings.held_pop_s
             and self.referee.phase == "move"
+            and self.lost is None  # lost track: the game's "whose move" is not believed
         ):
             tm.held_pop_said = True
             player = self.referee.player or "the player"
