@@ -64,6 +64,11 @@ from companion.rules import pop as rules_pop
 
 #: Referee events spoken ahead of routine ones.
 URGENT_EVENTS = frozenset({"illegal", "bump"})
+#: Seconds without a board that agrees with the game after which a board no
+#: way of playing the pops seen explains is taken as lost track, not called:
+#: in a whole rendered game the board went unread for 45 s while most pops
+#: went unseen, and the board then differed in nine pegs.
+LONG_UNSEEN_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -199,6 +204,8 @@ class Loop:
         self.t = 0.0
         self.last_board: boards.Board | None = None  # last stable board seen (normalised)
         self.board_seen_at: float | None = None  # when a stable board was last reported
+        #: When a board last agreed with the game (after the loop acted on it).
+        self.board_agreed_at: float | None = None
         self.board_stale = False  # the last board must change before it is fed again
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
@@ -416,6 +423,8 @@ class Loop:
         self.board_stale = False
         self.last_board = seen
         self._evaluate(seen)
+        if boards.same(seen, self.referee.position, list(self.referee.position)):
+            self.board_agreed_at = obs.t
 
     def _opening(self, obs: BoardStable) -> None:
         """Check the opening position: every playing peg in its Home."""
@@ -551,10 +560,12 @@ class Loop:
             # never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
             return
-        if not miss and self._beyond_catch_up():
+        if not miss and (self._beyond_catch_up() or self._long_unseen()):
             # The board was not seen while more pops went by than a catch-up
-            # may guess at (several unread): whatever it shows cannot be
-            # judged move by move. Say so once and follow the board.
+            # may guess at (several unread), or for a long while with pops
+            # seen meanwhile (a die hidden for a whole pop is no pop to the
+            # camera): whatever it shows cannot be judged move by move. Say
+            # so once and follow the board.
             self._lose_track(whole, whole)
             return
         self.illegal_board = whole
@@ -616,6 +627,12 @@ class Loop:
         may play: too many, or too many of them unread."""
         unread = sum(isinstance(p, PopUnread) for p in self.held_pops) + (self.unread is not None)
         return len(self.held_pops) + (self.unread is not None) > MAX_POPS or unread > MAX_UNREAD
+
+    def _long_unseen(self) -> bool:
+        """No board has agreed with the game for ``LONG_UNSEEN_S`` while pops
+        were seen."""
+        return (bool(self.held_pops) and self.board_agreed_at is not None
+                and self.t - self.board_agreed_at >= LONG_UNSEEN_S)
 
     def _misread_home(self, whole: boards.Board) -> dict[str, int]:
         """Pegs some way of playing the pops seen (the unread one first) has

@@ -364,3 +364,25 @@ def test_a_board_after_more_unread_pops_than_a_catch_up_may_guess_is_followed_no
     assert said(speaker)[-1] == "I have lost track of the moves. I will go by the board from here."
     loop.handle(Tick(30.0))  # and no "Waiting for Red to move" while lost
     assert said(speaker)[-1] == "I have lost track of the moves. I will go by the board from here."
+
+
+def test_a_board_no_history_explains_after_a_long_unseen_stretch_is_followed_not_called() -> None:
+    # Seen in a whole rendered game: no board for 45 s, most pops unseen (a
+    # die hidden for the whole pop is no pop to the camera), then a board
+    # nine pegs away from the game. Calling that "put the pegs back" is wrong.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))  # Red
+    loop.handle(PopSettled(40.0, 3))  # held
+    loop.handle(BoardStable(45.0, board(red=["track:20", "home", "home", "home"],
+                                        blue=["track:14", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert said(speaker)[-1] == "I have lost track of the moves. I will go by the board from here."
+
+
+def test_the_same_board_soon_after_the_game_was_seen_is_called() -> None:
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(PopSettled(10.0, 3))
+    loop.handle(BoardStable(12.0, board(red=["track:20", "home", "home", "home"],
+                                        blue=["track:14", "home", "home", "home"])))
+    assert kinds(loop).count("illegal") == 1
