@@ -79,6 +79,45 @@ def gone_home(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence
     return out
 
 
+#: How far back (in the colour's own progress) a peg seen behind its place
+#: is taken for knocked or misread rather than moved.
+MAX_NUDGE_BACK = 2
+
+
+def nudged_back(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """``{colour: steps}`` when the board's only difference is one peg seen
+    one or two places *behind* where *expected* has it (on the track or in
+    its Finish, never Home).
+
+    Pegs only move forward, so this is a peg knocked a hole back or misread
+    in the next hole of its Finish lane (seen in a whole rendered game: a
+    red peg on Finish 4 read on Finish 3 for a moment, called "pop first,
+    then move"). The loop asks for it as for a missing peg.
+
+    >>> nudged_back({"red": ["finish:3", "home"]}, {"red": ["finish:4", "home"]})
+    {'red': 1}
+    >>> nudged_back({"red": ["track:9"]}, {"red": ["track:8"]})
+    {}
+    """
+    from companion.rules import COLOR_INDEX, PlaceError, parse_place, progress
+
+    changed = [(c, Counter(seen.get(c, ())) - Counter(p), Counter(p) - Counter(seen.get(c, ())))
+               for c, p in expected.items()]
+    changed = [(c, extra, lacking) for c, extra, lacking in changed if extra or lacking]
+    if len(changed) != 1:
+        return {}
+    colour, extra, lacking = changed[0]
+    if sum(extra.values()) != 1 or sum(lacking.values()) != 1 or "home" in extra or "home" in lacking:
+        return {}
+    (now,), (was,) = list(extra), list(lacking)
+    try:
+        index = COLOR_INDEX[colour]
+        back = progress(index, parse_place(was)) - progress(index, parse_place(now))
+    except (KeyError, PlaceError):
+        return {}
+    return {colour: back} if 1 <= back <= MAX_NUDGE_BACK else {}
+
+
 def spoken_place(place: str) -> str:
     """``track:9`` -> ``space 9``; ``finish:2`` -> ``Finish space 2``; ``home`` -> ``Home``."""
     if place == "home":

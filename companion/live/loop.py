@@ -543,6 +543,14 @@ class Loop:
                 name = (self.referee.player or "").capitalize()
                 self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.")
             return
+        back = boards.nudged_back(whole, expected)
+        if back and not (self.referee.phase == "move" and self.referee.pending_pop in back.values()):
+            # One peg a hole or two behind its place, nothing else changed,
+            # and no guessed value to take back: knocked or misread, asked
+            # for like a missing peg. Moved back by exactly the pop, it is a
+            # move the wrong way, and called.
+            self._note_missing({c: 1 for c in back})
+            return
         if self.illegal_board is None and (misread := self._misread_home(whole)):
             # Some way of playing the pops seen leads here but for pegs seen in
             # their Home (lifted, or misread there), and the unread pop or two

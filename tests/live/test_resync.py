@@ -386,3 +386,51 @@ def test_the_same_board_soon_after_the_game_was_seen_is_called() -> None:
     loop.handle(BoardStable(12.0, board(red=["track:20", "home", "home", "home"],
                                         blue=["track:14", "home", "home", "home"])))
     assert kinds(loop).count("illegal") == 1
+
+
+def test_a_peg_seen_a_hole_behind_its_place_is_asked_for_not_called() -> None:
+    # Seen in a whole rendered game: Red's peg on Finish 4 read on Finish 3
+    # for a moment before Red popped: "Red, pop first, then move", twice.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0, 4))
+    loop.handle(BoardStable(11.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert loop.referee.player == "blue" and loop.referee.phase == "pop"
+    loop.handle(BoardStable(12.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:9", "home", "home", "home"])))  # 10 read as 9
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(17.0))
+    assert "I cannot see every peg. Please put each peg back on its hole." in said(speaker)
+    loop.handle(BoardStable(18.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(19.0, 3))
+    loop.handle(BoardStable(20.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:13", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert loop.referee.position["blue"] == ["home", "home", "home", "track:13"]
+
+
+def test_a_peg_moved_back_by_the_pop_is_a_move_the_wrong_way_and_called() -> None:
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0, 4))
+    loop.handle(BoardStable(11.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(12.0, 2))  # Blue pops 2 and moves the peg back 2
+    loop.handle(BoardStable(13.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:8", "home", "home", "home"])))
+    assert kinds(loop).count("illegal") == 1
+
+
+def test_boards_doctests() -> None:
+    import doctest
+
+    import companion.live.boards
+
+    result = doctest.testmod(companion.live.boards)
+    assert result.attempted >= 4 and result.failed == 0
