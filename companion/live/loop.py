@@ -543,6 +543,14 @@ class Loop:
                 name = (self.referee.player or "").capitalize()
                 self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.")
             return
+        carried = self._victim_in_hand(whole, expected)
+        if carried is not None:
+            # A bump whose victim is on its way Home in a hand, seen over
+            # another hole: the peg is in transit, not placed (seen in a whole
+            # rendered game: a yellow peg read on Yellow's Finish 3 as it was
+            # carried Home). Judged as a bump with the victim not yet Home.
+            self._evaluate(carried)
+            return
         back = boards.nudged_back(whole, expected)
         if back and not (self.referee.phase == "move" and self.referee.pending_pop in back.values()):
             # One peg a hole or two behind its place, nothing else changed,
@@ -629,6 +637,30 @@ class Loop:
         self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
         return True
+
+    def _victim_in_hand(self, whole: boards.Board, expected: boards.Board) -> boards.Board | None:
+        """*whole* without the one peg that makes it no legal move, when that
+        peg is of a colour another colour's peg now stands in place of (a
+        bump) or that is on its way Home after one, and, taken off the board,
+        it leaves a legal bump with its victim not yet Home (or the game's
+        own position); else None."""
+        changed = [c for c in expected if Counter(whole.get(c, ())) != Counter(expected[c])]
+        for colour in changed:
+            extra = Counter(whole.get(colour, ())) - Counter(expected[colour])
+            if sum(extra.values()) != 1 or "home" in extra:
+                continue
+            (place,) = list(extra)
+            rest = list(whole[colour])
+            rest.remove(place)
+            board = {c: (rest if c == colour else list(p)) for c, p in whole.items()}
+            if not self._explained(board, expected, {colour: 1}):
+                continue
+            completed = boards.complete(board, expected)
+            if boards.same(completed, expected, list(expected)) or self._legal_on(self.referee.state, completed) or (
+                self.referee.phase == "pop" and self._pops_explaining(completed)
+            ):
+                return board
+        return None
 
     def _beyond_catch_up(self) -> bool:
         """More pops held (the unread one waiting counted) than a catch-up

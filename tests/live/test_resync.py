@@ -434,3 +434,34 @@ def test_boards_doctests() -> None:
 
     result = doctest.testmod(companion.live.boards)
     assert result.attempted >= 4 and result.failed == 0
+
+
+def test_a_bumped_peg_seen_over_another_hole_on_its_way_home_is_no_illegal_move() -> None:
+    # Seen in a whole rendered game: Red brought a peg out onto its Start,
+    # bumping Yellow; the yellow peg, carried Home, was read for a moment on
+    # Yellow's Finish 3. The bump is played; the peg is on its way.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0, 5))
+    loop.handle(BoardStable(11.0, board(red=["track:6", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(12.0, 3))  # Blue: 10 -> 13
+    loop.handle(BoardStable(13.0, board(red=["track:6", "home", "home", "home"],
+                                        blue=["track:13", "home", "home", "home"])))
+    loop.handle(PopSettled(14.0, 6))  # Red moves 6 -> 12 with the 6
+    loop.handle(BoardStable(15.0, board(red=["track:12", "home", "home", "home"],
+                                        blue=["track:13", "home", "home", "home"])))
+    assert loop.referee.player == "red"  # the extra pop
+    loop.handle(PopSettled(16.0, 1))  # Red 12 -> 13, bumping Blue
+    loop.handle(BoardStable(17.0, board(red=["track:13", "home", "home", "home"],
+                                        blue=["finish:3", "home", "home", "home"])))  # blue carried
+    assert "illegal" not in kinds(loop)
+    assert [e["event"] for _, e in loop.events[-3:]] == ["move", "bump", "turn"]
+    loop.handle(BoardStable(18.0, board(red=["track:13", "home", "home", "home"],
+                                        blue=["finish:3", "home", "home", "home"])))  # still carried
+    assert "illegal" not in kinds(loop)
+    loop.handle(BoardStable(19.0, board(red=["track:13", "home", "home", "home"])))  # home at last
+    assert "illegal" not in kinds(loop)
+    assert loop.referee.position["blue"] == ["home"] * 4
