@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("calibrate", "learn this table's light and pegs from the opening position"),
     "say": ("say", "speak a sentence (or write it to a WAV file)"),
     "listen": ("listen", "recognise voice commands from WAV files or the microphone"),
+    "enroll-voice": ("enroll_voice", "teach the companion how a player says one to six"),
     "models": ("models", "list or install optional speech models"),
     "play": ("play", "referee a live game from a camera or a video"),
     "replay": ("replay", "referee a recorded video as fast as possible"),

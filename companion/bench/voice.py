@@ -235,6 +235,7 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
                 (Context.ANY, "everything allowed (listen --wav)")]
     if digits_grammar_too:
         contexts.insert(1, (Context.DIGITS, "digits-only grammar"))
+    pop_hyps: list[Hypothesis] = []
     for context, note in contexts:
         ok = accepted = wrong_calls = 0
         per: dict[str, list[int]] = {}
@@ -245,6 +246,8 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
             else:
                 hyp = decode_in_context(listener.recogniser, samples, context)
                 cmd = hyp.command(context)
+                if context is Context.POP:
+                    pop_hyps.append(hyp)
                 policy = Policy()
                 policy.expect_pop(0.0)
                 decision = policy.decide(hyp, context, 0.0)
@@ -269,6 +272,113 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
         top = ", ".join(f"{k} x{v}" for k, v in confusions.most_common(4))
         if top:
             print(f"      top confusions: {top}")
+
+    bench_enrollment(files, [c[0] for c in clips], pop_hyps)
+
+
+# ---- with enrollment (companion enroll-voice) --------------------------------
+
+#: The development takes: the fusion thresholds were chosen on these, so
+#: they are never scored.
+DEV_TAKES = range(40, 50)
+
+
+def bench_enrollment(files: list[tuple[Path, int, str]], samples: list[np.ndarray],
+                     pop_hyps: list[Hypothesis]) -> None:
+    """Per speaker: enroll with the lowest-numbered k takes of each number
+    (k = 1, 2), then fuse PocketSphinx's POP answer for each of that
+    speaker's other takes (except the development takes) with the matcher,
+    and decide with the live policy."""
+    from companion.voice import enroll
+
+    folder = paths.spoken_digits_dir() / "recordings"
+    speakers = sorted({s for _f, _d, s in files})
+    print("  with enrollment (companion enroll-voice): per speaker, enroll with takes 0..k-1 of "
+          "each number; score that speaker's other takes except the development takes "
+          f"{DEV_TAKES.start}-{DEV_TAKES.stop - 1} (fusion thresholds chosen there)")
+    for k in (1, 2):
+        matchers = {s: enroll.Matcher([enroll.Profile.from_takes(s, [
+            (n, read_wav(folder / f"{n}_{s}_{t}.wav").samples)
+            for n in enroll.NUMBERS for t in range(k)])]) for s in speakers}
+        # speaker -> [right, wrong, not acted, vetoed, n, template alone right, ps right, ps wrong]
+        per = {s: [0] * 8 for s in speakers}
+        confusions: Counter[str] = Counter()
+        for (path, digit, speaker), clip, hyp in zip(files, samples, pop_hyps, strict=True):
+            take = int(path.stem.split("_")[2])
+            if take < k or take in DEV_TAKES:
+                continue
+            row = per[speaker]
+            fused = enroll.second_opinion(matchers[speaker], clip, hyp, Context.POP)
+            expected = Command("pop", value=digit)
+            acted = _acted_on_pop(fused.hypothesis)
+            row[0] += acted == expected
+            row[1] += acted is not None and acted != expected
+            row[2] += acted is None
+            row[3] += bool(fused.veto)
+            row[4] += 1
+            alone = matchers[speaker].match(clip)
+            row[5] += alone is not None and alone.number == digit
+            before = _acted_on_pop(hyp)
+            row[6] += before == expected
+            row[7] += before is not None and before != expected
+            if acted is not None and acted != expected:
+                confusions[f"{DIGIT_WORDS[digit - 1]}->{acted.value}"] += 1
+        total = [sum(col) for col in zip(*per.values(), strict=True)]
+        n = total[4]
+        if not n:
+            print(f"    k = {k}: no takes to score")
+            continue
+        right = 100.0 * total[0] / n
+        print(f"    k = {k} take{'s' if k > 1 else ''} per number: right and acted on "
+              f"{_pct(total[0], n)}   target >= 97%: {_verdict(right, 97.0)}")
+        print(f"      wrong number acted on {_pct(total[1], n)}; not acted on (asks again) "
+              f"{_pct(total[2], n)}, of which the two disagreed and neither was sure "
+              f"{total[3]}")
+        print(f"      PocketSphinx alone on the same takes: right {_pct(total[6], n)}, wrong "
+              f"number acted on {_pct(total[7], n)}; the matcher alone right "
+              f"{_pct(total[5], n)}")
+        for s, r in per.items():
+            print(f"      {s:8s} right {_pct(r[0], r[4])}  wrong {_pct(r[1], r[4])}  "
+                  f"not acted on {_pct(r[2], r[4])}")
+        top = ", ".join(f"{c} x{v}" for c, v in confusions.most_common(4))
+        if top:
+            print(f"      wrong numbers acted on: {top}")
+
+
+def bench_enrollment_talk(listener: Listener, cache: Path) -> None:
+    """Table talk while a pop is expected, without and with a voice profile:
+    each espeak-ng voice enrolled with its own one..six (160 wpm), then
+    :data:`TABLE_TALK` spoken by that voice (170 wpm) decoded in the POP
+    context. A profile must not let more talk through as a pop."""
+    from companion.voice import enroll
+
+    print("  table talk while a pop is expected (POP context), each voice enrolled with its "
+          "own numbers: acted on without / with the profile")
+    before_all = after_all = n = 0
+    for voice in VOICES:
+        profile = enroll.Profile.from_takes(voice, [
+            (number, synthesise(word, voice=voice, speed=160, cache_dir=cache))
+            for number, word in enroll.WORDS.items()])
+        matcher = enroll.Matcher([profile])
+        before = after = 0
+        for text in TABLE_TALK:
+            audio = synthesise(text, voice=voice, speed=170, cache_dir=cache)
+            hyp = decode_in_context(listener.recogniser, audio, Context.POP)
+            fused = enroll.second_opinion(matcher, audio, hyp, Context.POP)
+            before += _acted_on_pop(hyp) is not None
+            after += _acted_on_pop(fused.hypothesis) is not None
+        print(f"      {voice:15s} {before:3d} / {after:3d} of {len(TABLE_TALK)}")
+        before_all, after_all, n = before_all + before, after_all + after, n + len(TABLE_TALK)
+    print(f"      all voices: {100.0 * before_all / n:.2f} / {100.0 * after_all / n:.2f} per 100 "
+          "utterances")
+
+
+def _acted_on_pop(hyp: Hypothesis) -> Command | None:
+    """The command the live policy applies for *hyp* while a pop is expected."""
+    policy = Policy()
+    policy.expect_pop(0.0)
+    decision = policy.decide(hyp, Context.POP, 0.0)
+    return decision.command if decision.action == "apply" else None
 
 
 def bench_latency(listener: Listener, cache: Path) -> None:
@@ -363,6 +473,7 @@ def run(args: argparse.Namespace) -> int:
         if "digits" in sections:
             bench_digits(listener, step=5 if args.quick else 1,
                          digits_grammar_too=args.digits_grammar_too)
+            bench_enrollment_talk(listener, cache)
         if "latency" in sections:
             bench_latency(listener, cache)
     if "tts" in sections:

@@ -90,9 +90,11 @@ def run(args: argparse.Namespace) -> int:
 
             frames = with_first()
         if not args.no_listen:
+            from companion.voice.enroll import load_user_matcher
             from companion.voice.listener import Listener
 
-            listener = VoiceCommands(Listener())
+            # enrolled voices (companion enroll-voice) check pop corrections
+            listener = VoiceCommands(Listener(voices=load_user_matcher()))
             listener.start_microphone()
         feed_frames(
             session.loop,

@@ -28,6 +28,7 @@ from companion.errors import UserError
 from companion.voice import grammar
 from companion.voice.audio import RATE, Samples, read_wav
 from companion.voice.endpoint import Endpointer, Event, Utterance
+from companion.voice.enroll import Matcher, second_opinion
 from companion.voice.grammar import Command, Context
 from companion.voice.policy import Decision, Policy
 from companion.voice.recognisers import (
@@ -93,10 +94,13 @@ class Listener:
     """Endpointing + recognition + policy, for a stream or for files."""
 
     def __init__(self, recogniser: Recogniser | None = None, policy: Policy | None = None,
-                 endpointer: Endpointer | None = None) -> None:
+                 endpointer: Endpointer | None = None, voices: Matcher | None = None) -> None:
         self.recogniser = recogniser or default_recogniser()
         self.policy = policy or Policy()
         self.endpointer = endpointer or Endpointer()
+        #: Enrolled voice profiles (companion enroll-voice): a second opinion
+        #: on pop corrections in the POP context. None: behaviour as without.
+        self.voices = voices
         self._stream_s = 0.0
         #: The utterance being decoded while it is spoken, when the
         #: recogniser can (PocketSphinx); None otherwise.
@@ -138,7 +142,13 @@ class Listener:
         if hyp is None:
             hyp = decode_in_context(self.recogniser, utterance.samples, context)
         onset = utterance.start_s + self.endpointer.preroll / 100 if now is None else None
+        veto = ""
+        if self.voices is not None:  # enrollment: fuse a pop with the voice profile
+            fused = second_opinion(self.voices, utterance.samples, hyp, context)
+            hyp, veto = fused.hypothesis, fused.veto
         decision = self.policy.decide(hyp, context, when, onset)
+        if veto and decision.action == "ignore":
+            decision = Decision("ignore", decision.command, reason=veto)
         hangover = self.endpointer.hangover / 100
         return Heard(utterance, context, hyp, decision,
                      hangover + (time.monotonic() - started), streamed)
