@@ -82,7 +82,7 @@ def only_way(
     if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
         return None
     target = _Target({c: Counter(p) for c, p in board.items()}, board, gone_home, state.position())
-    found: dict[State, list[Step]] = {}
+    found: dict[tuple[State, int], list[Step]] = {}
     budget = [MAX_NODES]
     _search(state, tuple(held), target, (), found, budget)
     if budget[0] <= 0 or len(found) != 1:
@@ -106,13 +106,13 @@ def pegs_misread_home(state: State, held: Sequence[int | None],
     if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
         return {}
     target = _Target({c: Counter(p) for c, p in board.items()}, board, True, state.position())
-    found: dict[State, list[Step]] = {}
+    found: dict[tuple[State, int], list[Step]] = {}
     budget = [MAX_NODES]
     _search(state, tuple(held), target, (), found, budget, collect_all=True)
     if budget[0] <= 0:
         return {}
     out: dict[str, int] = {}
-    for end in found:
+    for end, _ in found:
         gone = boards.gone_home(board, end.position())
         if not gone:
             return {}
@@ -199,7 +199,7 @@ def _search(
     held: tuple[int | None, ...],
     target: _Target,
     path: tuple[Step, ...],
-    found: dict[State, list[Step]],
+    found: dict[tuple[State, int], list[Step]],
     budget: list[int],
     collect_all: bool = False,
 ) -> None:
@@ -207,7 +207,11 @@ def _search(
     (the starting position, with no step taken, is not a way). Stops at a
     second game found unless *collect_all*."""
     if path and _matches(state, target, path):
-        found.setdefault(state, list(path))
+        # Keyed by the game *and* how many held pops the way used: two ways to
+        # the same game that leave different pops still held (a 6 the unread
+        # pop may have been, with the extra pops it earned, or a 3 and those
+        # pops the next player's) have different futures.
+        found.setdefault((state, sum(step.pop is not None for step in path)), list(path))
         return
     budget[0] -= 1
     if (len(found) > 1 and not collect_all) or budget[0] <= 0:

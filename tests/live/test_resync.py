@@ -465,3 +465,17 @@ def test_a_bumped_peg_seen_over_another_hole_on_its_way_home_is_no_illegal_move(
     loop.handle(BoardStable(19.0, board(red=["track:13", "home", "home", "home"])))  # home at last
     assert "illegal" not in kinds(loop)
     assert loop.referee.position["blue"] == ["home"] * 4
+
+
+def test_ways_to_one_game_that_leave_different_pops_held_are_not_guessed() -> None:
+    # Seen in a whole rendered game: Yellow's unread pop was a 6 its pegs
+    # could not use, and the 6 and 5 after it were Yellow's extra pops; the
+    # loop took the unread pop for a 3 and gave Yellow's 6 to Green. Both
+    # histories reach Green's move 14 -> 20, but leave different pops held.
+    state = new_game(["red", "blue"], pegs={"red": ["track:27", "finish:2", "finish:3", "finish:4"],
+                                            "blue": ["track:14"]}, turn="red")
+    seen = {"red": ["track:27", "finish:2", "finish:3", "finish:4"], "blue": ["home", "home", "home", "track:20"]}
+    assert only_way(state, [None, 6, 5, 6], seen) is None
+    # With the unread pop read, there is one way.
+    way = only_way(state, [6, 6, 5, 6], seen)
+    assert way is not None and sum(s.pop is not None for s in way) == 4
