@@ -171,11 +171,14 @@ def _moved_forward(colour: str, target: _Target, travels: AbstractSet[tuple[str,
 
     before = Counter(p for p in target.start.get(colour, ()) if p != "home")
     after = Counter(p for p in target.board.get(colour, ()) if p != "home")
+    gone, came = before - after, after - before
+    for frm, to in travels:  # changes the way made itself are no sign of a hidden move
+        if gone[frm] and came[to]:
+            gone[frm] -= 1
+            came[to] -= 1
     c = COLOR_INDEX[colour]
-    for old in (before - after).elements():
-        for new in (after - before).elements():
-            if (old, new) in travels:
-                continue
+    for old in (+gone).elements():
+        for new in (+came).elements():
             try:
                 a, b = parse_place(old), parse_place(new)
                 if a.kind == "track" and b.kind == "track":

@@ -479,3 +479,15 @@ def test_ways_to_one_game_that_leave_different_pops_held_are_not_guessed() -> No
     # With the unread pop read, there is one way.
     way = only_way(state, [6, 6, 5, 6], seen)
     assert way is not None and sum(s.pop is not None for s in way) == 4
+
+
+def test_a_peg_misread_in_home_beside_a_finish_move_of_its_colour_is_still_only_misread() -> None:
+    # Seen in a whole rendered game: Blue's unread pop moved its peg on 9
+    # (read in Blue's Home from then on); later Blue moved Finish 2 -> 3. The
+    # gone 9 and the new Finish 3 are not one peg moved forward: Finish 3 is
+    # the way's own move from Finish 2.
+    from companion.live.catch_up import pegs_misread_home
+
+    state = new_game(["red", "blue"], pegs={"red": ["track:5"], "blue": ["track:9", "finish:2"]}, turn="blue")
+    seen = {"red": ["home", "home", "home", "track:8"], "blue": ["home", "home", "home", "finish:3"]}
+    assert pegs_misread_home(state, [None, 3, 1], seen) == {"blue": 1}
