@@ -13,6 +13,7 @@ from __future__ import annotations
 from test_live_loop import board, events_after, kinds, said, started
 
 from companion.live.catch_up import MAX_POPS, only_way
+from companion.live.loop import Loop
 from companion.live.observations import (
     BoardStable,
     PopReadLate,
@@ -23,6 +24,18 @@ from companion.live.observations import (
     to_json,
 )
 from companion.rules import new_game, pop
+
+
+def red_out(loop: Loop, then: int | None = None) -> None:
+    """After :func:`started`: Red brings a peg out on a 6 and, with *then*,
+    pops that and moves the peg on (Blue's peg stays on 10)."""
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    if then is not None:
+        loop.handle(PopSettled(10.0, then))
+        loop.handle(BoardStable(11.0, board(red=[f"track:{1 + then}", "home", "home", "home"],
+                                            blue=["track:10", "home", "home", "home"])))
 
 
 def test_three_moves_seen_at_once_are_played_in_order() -> None:
@@ -72,9 +85,7 @@ def test_a_misread_pop_the_table_played_on_from_is_corrected_once() -> None:
     # die shows a 4, and Red moves 4. The call is made once; Blue then pops
     # and moves, so the table has played on: the pop was the 4 the move fits.
     loop, speaker, _ = started()
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
-                                       blue=["track:10", "home", "home", "home"])))
+    red_out(loop)
     loop.handle(PopSettled(10.0, 2))  # misread: the die shows 4
     loop.handle(BoardStable(11.0, board(red=["track:5", "home", "home", "home"],
                                         blue=["track:10", "home", "home", "home"])))
@@ -94,9 +105,7 @@ def test_a_misread_pop_the_table_played_on_from_is_corrected_once() -> None:
 
 def test_a_wrong_move_put_right_after_an_early_pop_is_not_overruled() -> None:
     loop, speaker, _ = started()
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
-                                       blue=["track:10", "home", "home", "home"])))
+    red_out(loop)
     loop.handle(PopSettled(10.0, 2))
     loop.handle(BoardStable(11.0, board(red=["track:5", "home", "home", "home"],
                                         blue=["track:10", "home", "home", "home"])))
@@ -282,9 +291,7 @@ def test_a_catch_up_with_a_guessed_value_is_taken_back_when_the_move_is_put_righ
 def test_a_peg_moved_one_space_too_far_is_called() -> None:
     # Red's peg on 1, a 6 popped, the peg put on 8: a wrong count, called.
     loop, _, _ = started()
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
-                                       blue=["track:10", "home", "home", "home"])))
+    red_out(loop)
     loop.handle(PopSettled(10.0, 6))
     loop.handle(BoardStable(11.0, board(red=["track:8", "home", "home", "home"],
                                         blue=["track:10", "home", "home", "home"])))
@@ -392,12 +399,7 @@ def test_a_peg_seen_a_hole_behind_its_place_is_asked_for_not_called() -> None:
     # Seen in a whole rendered game: Red's peg on Finish 4 read on Finish 3
     # for a moment before Red popped: "Red, pop first, then move", twice.
     loop, speaker, _ = started()
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
-                                       blue=["track:10", "home", "home", "home"])))
-    loop.handle(PopSettled(10.0, 4))
-    loop.handle(BoardStable(11.0, board(red=["track:5", "home", "home", "home"],
-                                        blue=["track:10", "home", "home", "home"])))
+    red_out(loop, then=4)
     assert loop.referee.player == "blue" and loop.referee.phase == "pop"
     loop.handle(BoardStable(12.0, board(red=["track:5", "home", "home", "home"],
                                         blue=["track:9", "home", "home", "home"])))  # 10 read as 9
@@ -415,12 +417,7 @@ def test_a_peg_seen_a_hole_behind_its_place_is_asked_for_not_called() -> None:
 
 def test_a_peg_moved_back_by_the_pop_is_a_move_the_wrong_way_and_called() -> None:
     loop, _, _ = started()
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
-                                       blue=["track:10", "home", "home", "home"])))
-    loop.handle(PopSettled(10.0, 4))
-    loop.handle(BoardStable(11.0, board(red=["track:5", "home", "home", "home"],
-                                        blue=["track:10", "home", "home", "home"])))
+    red_out(loop, then=4)
     loop.handle(PopSettled(12.0, 2))  # Blue pops 2 and moves the peg back 2
     loop.handle(BoardStable(13.0, board(red=["track:5", "home", "home", "home"],
                                         blue=["track:8", "home", "home", "home"])))
@@ -441,12 +438,7 @@ def test_a_bumped_peg_seen_over_another_hole_on_its_way_home_is_no_illegal_move(
     # bumping Yellow; the yellow peg, carried Home, was read for a moment on
     # Yellow's Finish 3. The bump is played; the peg is on its way.
     loop, speaker, _ = started()
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
-                                       blue=["track:10", "home", "home", "home"])))
-    loop.handle(PopSettled(10.0, 5))
-    loop.handle(BoardStable(11.0, board(red=["track:6", "home", "home", "home"],
-                                        blue=["track:10", "home", "home", "home"])))
+    red_out(loop, then=5)
     loop.handle(PopSettled(12.0, 3))  # Blue: 10 -> 13
     loop.handle(BoardStable(13.0, board(red=["track:6", "home", "home", "home"],
                                         blue=["track:13", "home", "home", "home"])))
