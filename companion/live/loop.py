@@ -71,6 +71,11 @@ URGENT_EVENTS = frozenset({"illegal", "bump"})
 LONG_UNSEEN_S = 30.0
 
 
+def values_of(pops: list[PopSettled | PopUnread]) -> list[int | None]:
+    """The values of held pops, ``None`` for one seen but not read."""
+    return [p.value if isinstance(p, PopSettled) else None for p in pops]
+
+
 @dataclass(frozen=True)
 class LoopSettings:
     """Timings of the loop's own reminders, in seconds of session time."""
@@ -599,7 +604,7 @@ class Loop:
         state = self.referee.state
         if state is None:
             return False
-        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        held = values_of(self.held_pops)
         pops = ([None] if unread is not None else []) + held
         way = only_way(state, pops, whole) if pops else None
         if way is None:
@@ -680,7 +685,7 @@ class Loop:
         state = self.referee.state
         if state is None:
             return {}
-        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        held = values_of(self.held_pops)
         pops = ([None] if self.unread is not None else []) + held
         return pegs_misread_home(state, pops, whole)
 
@@ -691,7 +696,7 @@ class Loop:
         again and judge the board afresh."""
         caught = self.caught_up
         assert caught is not None
-        held = [p.value if isinstance(p, PopSettled) else None for p in caught.held]
+        held = values_of(caught.held)
         pops = ([None] if caught.unread is not None else []) + held
         if not self._legal_on(caught.state, whole) and only_way(caught.state, pops, whole) is None:
             return False
@@ -934,7 +939,7 @@ class Loop:
             return False
         groups = {} if unread.moved else self._lost_by_next_player(state)
         if board is not None:
-            held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+            held = values_of(self.held_pops)
             groups = {p: vs for p, vs in groups.items() if self._could_follow(state, vs[0], held, board)}
         if len(groups) != 1:
             if board is None:
@@ -1027,7 +1032,7 @@ class Loop:
         state = self.referee.state
         if state is None or state.phase is not Phase.POP:
             return False
-        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        held = values_of(self.held_pops)
         for lost in range(1, 7):
             after = rules_pop(state, lost)
             if not legal_moves(after) and self._chain_explains(lose_move(after), held, board, unseen_last=True):
@@ -1160,7 +1165,7 @@ class Loop:
         state = self.before_pop
         if called is None or state is None or self.referee.phase != "move" or not self.held_pops:
             return False
-        held = [p.value if isinstance(p, PopSettled) else None for p in self.held_pops]
+        held = values_of(self.held_pops)
         values = []
         for v in self._pops_explaining(called, state):
             if v == self.referee.pending_pop:
