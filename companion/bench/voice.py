@@ -39,7 +39,13 @@ from companion.voice.audio import RATE, add_noise, read_wav
 from companion.voice.evalsets import COMMAND_SET, TABLE_TALK
 from companion.voice.grammar import Command, Context
 from companion.voice.listener import Listener, decode_in_context
-from companion.voice.policy import MAX_UNEXPLAINED_S, WOKEN_THRESHOLD, Policy
+from companion.voice.policy import (
+    MAX_UNEXPLAINED_S,
+    UNSURE_NUMBER,
+    WOKEN_THRESHOLD,
+    Decision,
+    Policy,
+)
 from companion.voice.recognisers import Hypothesis
 from companion.voice.synth import VOICES, synthesise
 
@@ -70,10 +76,28 @@ def _verdict(value: float, target: float, higher_is_better: bool = True) -> str:
 SWEEP = ((0.75, 0.05), (0.80, 0.05), (0.80, 0.15), (0.85, 0.05), (0.85, 0.15), (0.80, 0.30))
 
 
+def _acts(decision: Decision) -> bool:
+    """Acted on: applied, or a destructive command asked to be confirmed (as
+    before). A command asked back because its number was unsure ("Did you
+    say the pop was two?") is not acted on: it is counted apart."""
+    return decision.action == "apply" or (decision.action == "confirm"
+                                         and not _asked_back(decision))
+
+
+def _asked_back(decision: Decision) -> bool:
+    return decision.action == "confirm" and decision.reason.startswith(UNSURE_NUMBER)
+
+
 def _acted(hyp: Hypothesis, policy: Policy) -> Command | None:
     context = policy.context(0.0)
     decision = policy.decide(hyp, context, 0.0)
-    return decision.command if decision.action in ("apply", "confirm") else None
+    return decision.command if _acts(decision) else None
+
+
+def _asked(hyp: Hypothesis) -> Command | None:
+    policy = Policy()
+    decision = policy.decide(hyp, policy.context(0.0), 0.0)
+    return decision.command if _asked_back(decision) else None
 
 
 def decode_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
@@ -102,8 +126,11 @@ def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
         target = 97.0 if label == "clean" else 93.0
         print(f"  {label:10s} {_pct(acted, len(rows))}   target >= {target:.0f}%: "
               f"{_verdict(100.0 * acted / len(rows), target)}")
+        asked = [(a, c) for _t, h, c in rows if (a := _asked(h)) is not None]
         print(f"      recognised right (before the policy) {_pct(recognised, len(rows))}; "
               f"wrong command acted on {_pct(wrong, len(rows))}")
+        print(f"      asked back (unsure of the number) {_pct(len(asked), len(rows))}, of which "
+              f"the number heard was right {sum(a == c for a, c in asked)}")
         misses = Counter(f"{t!r} -> {h.text!r} (conf {h.confidence:.2f}, unexplained "
                          f"{h.unexplained_s:.2f} s)" for t, h, c in rows
                          if _acted(h, Policy()) != c)
@@ -127,10 +154,10 @@ def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
 
 
 def hear_as_stream(listener: Listener, audio: np.ndarray, seed: int,
-                   snr: float | None = None) -> list[Command]:
+                   snr: float | None = None) -> list[Decision]:
     """Play one phrase as a live stream (1 s of faint hiss either side, white
     noise over all of it at *snr*) through a fresh Listener sharing the
-    recogniser; the commands it acted on (applied or asked to confirm)."""
+    recogniser; the decisions that acted on a command or asked one back."""
     rng = np.random.default_rng(seed)
     hiss = [rng.normal(0, 1e-3, RATE).astype(np.float32) for _ in range(2)]
     stream = np.concatenate([hiss[0], audio, hiss[1]]).astype(np.float32)
@@ -141,8 +168,14 @@ def hear_as_stream(listener: Listener, audio: np.ndarray, seed: int,
     for start in range(0, len(stream), STREAM_BLOCK):
         heard += ear.feed(stream[start:start + STREAM_BLOCK])
     heard += ear.finish()
-    return [h.decision.command for h in heard
+    return [h.decision for h in heard
             if h.decision.command is not None and h.decision.action in ("apply", "confirm")]
+
+
+def _commands(decisions: list[Decision], asked: bool = False) -> list[Command]:
+    """The commands acted on (or, with *asked*, asked back) among *decisions*."""
+    return [d.command for d in decisions if d.command is not None
+            and (_asked_back(d) if asked else _acts(d))]
 
 
 def bench_streamed(listener: Listener, voices: tuple[str, ...], cache: Path,
@@ -153,36 +186,48 @@ def bench_streamed(listener: Listener, voices: tuple[str, ...], cache: Path,
     if prepare is not None:
         prepare()
     for label, snr in (("clean", None), ("10 dB SNR", 10.0)):
-        right = wrong = n = 0
+        right = wrong = n = asked_right = asked_wrong = 0
         misses: Counter[str] = Counter()
         for vi, voice in enumerate(voices):
             for pi, (text, expected) in enumerate(COMMAND_SET):
                 audio = synthesise(text, voice=voice, speed=150 + 15 * (vi % 3), cache_dir=cache)
-                acted = hear_as_stream(listener, audio, 1000 * vi + pi, snr)
+                decisions = hear_as_stream(listener, audio, 1000 * vi + pi, snr)
+                acted, asked = _commands(decisions), _commands(decisions, asked=True)
                 n += 1
                 right += acted == [expected]
                 wrong += any(a != expected for a in acted)
+                asked_right += not acted and asked == [expected]
+                asked_wrong += any(a != expected for a in asked)
                 if acted != [expected]:
-                    misses[f"{text!r} -> {[a.as_dict() for a in acted]}"] += 1
+                    misses[f"{text!r} -> {[a.as_dict() for a in acted]}"
+                           f"{' asked ' + str([a.as_dict() for a in asked]) if asked else ''}"] += 1
         target = 97.0 if label == "clean" else 93.0
         print(f"  {label:10s} {_pct(right, n)}   target >= {target:.0f}%: "
               f"{_verdict(100.0 * right / n, target)}")
         print(f"      a wrong command acted on {_pct(wrong, n)}")
+        print(f"      asked back (unsure of the number): the right command, nothing acted on "
+              f"{_pct(asked_right, n)}; a wrong number asked back {_pct(asked_wrong, n)}")
         for miss, count in misses.most_common(3):
             print(f"      miss x{count}: {miss}")
     acted_talk = []
+    asked_talk = []
     n = 0
     for vi, voice in enumerate(talk_voices):
         for ti, text in enumerate(TABLE_TALK):
             audio = synthesise(text, voice=voice, speed=150 + 20 * vi, cache_dir=cache)
-            acted = hear_as_stream(listener, audio, 5000 + 1000 * vi + ti)
+            decisions = hear_as_stream(listener, audio, 5000 + 1000 * vi + ti)
+            acted, asked = _commands(decisions), _commands(decisions, asked=True)
             n += 1
             if acted:
                 acted_talk.append(f"{text!r} -> {[a.as_dict() for a in acted]}")
+            elif asked:
+                asked_talk.append(f"{text!r} -> asked {[a.as_dict() for a in asked]}")
     rate = 100.0 * len(acted_talk) / n
     print(f"  table talk acted on: {rate:.2f} per 100 utterances ({len(acted_talk)}/{n})   "
           f"target <= 1: {_verdict(rate, 1.0, higher_is_better=False)}")
-    for line in acted_talk[:6]:
+    print(f"  table talk asked back (\"Did you say the pop was two?\"), nothing acted on: "
+          f"{100.0 * len(asked_talk) / n:.2f} per 100 ({len(asked_talk)}/{n})")
+    for line in (acted_talk + asked_talk)[:8]:
         print(f"      {line}")
 
 
@@ -407,8 +452,7 @@ def bench_latency(listener: Listener, cache: Path) -> None:
             t0 = time.perf_counter()
             heard = ear.feed(stream[start:start + block])
             spent = time.perf_counter() - t0
-            acted += [h.decision.command for h in heard
-                      if h.decision.action in ("apply", "confirm")]
+            acted += [h.decision.command for h in heard if _acts(h.decision)]
             # a comma pause may split "Referee, undo." in two: the command
             # is the utterance that holds the end of the speech
             last = [h for h in heard if h.utterance.end_s >= true_end - 0.1]
@@ -420,8 +464,7 @@ def bench_latency(listener: Listener, cache: Path) -> None:
                 decode_s += spent
                 audio_s += sum(len(h.utterance.samples) for h in heard) / RATE
                 streamed += last[-1].streamed
-        acted += [h.decision.command for h in ear.finish()
-                  if h.decision.action in ("apply", "confirm")]
+        acted += [h.decision.command for h in ear.finish() if _acts(h.decision)]
         acted_right += acted == [expected]
     if not latencies:
         print("  no utterance was detected")

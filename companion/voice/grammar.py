@@ -350,6 +350,40 @@ def parse(text: str, context: Context = Context.ANY) -> Command | None:
     return phrase_table(context).get(normalise(text))
 
 
+#: Intents whose phrases end in a number: a pop ("the pop was five") and a
+#: peg on a numbered space ("red peg on space twelve", "... finish two").
+NUMBER_INTENTS = frozenset({"pop", "peg"})
+
+
+def number_alternatives(text: str, context: Context) -> tuple[str, str, tuple[str, ...]] | None:
+    """For a phrase of *context* that ends in a number: (the words before it,
+    the number's words, every other number that makes the same kind of
+    command there). None for other phrases.
+
+    ``number_alternatives("referee pop six", Context.LIVE)`` is
+    ``("referee pop", "six", ("one", "two", "three", "four", "five"))``;
+    "blue peg in finish two" gets one, three and four; "red peg on space
+    twelve" the other 27 spaces. The recogniser scores the phrase against
+    these rivals (:mod:`companion.voice.recognisers`).
+    """
+    words = normalise(text).split()
+    heard = parse(" ".join(words), context)
+    if heard is None or heard.intent not in NUMBER_INTENTS:
+        return None
+    for n in (2, 1):  # "twenty three" is two words
+        if len(words) < n or " ".join(words[-n:]) not in NUMBER_WORDS:
+            continue
+        prefix, number = words[:-n], " ".join(words[-n:])
+        rivals = []
+        for word in NUMBER_WORDS:
+            other = parse(" ".join([*prefix, word]), context)
+            if word != number and other is not None and other.intent == heard.intent:
+                rivals.append(word)
+        if rivals:
+            return " ".join(prefix), number, tuple(rivals)
+    return None
+
+
 def _jsgf_rule_name(intent: str) -> str:
     return intent.replace("-", "_")
 
@@ -357,19 +391,39 @@ def _jsgf_rule_name(intent: str) -> str:
 @cache
 def jsgf(context: Context) -> str:
     """The JSGF grammar of *context*, generated from the same rules."""
+    text = rival_jsgf(context, None)
+    assert text is not None
+    return text
+
+
+def _intent_of(rule: Rule) -> str:
+    words, slots = expand(rule.patterns[0])[0]
+    return rule.build(slots).intent
+
+
+@cache
+def rival_jsgf(context: Context, without: str | None) -> str | None:
+    """The JSGF grammar of *context*; with *without* (an intent), the same
+    grammar less every phrase of that intent and less the wake word alone:
+    the best phrase of another command, for the recogniser's intent check.
+    None when nothing would be left."""
     lines = ["#JSGF V1.0;", f"grammar companion_{context.value};"]
     woken: list[str] = []
     unwoken: list[str] = []
     body: dict[str, str] = {}
     for rule, wake in _rules_for(context):
+        if without is not None and _intent_of(rule) == without:
+            continue
         name = _jsgf_rule_name(rule.intent)
         body[name] = " | ".join(f"( {p} )" for p in rule.patterns)
         (woken if wake else unwoken).append(f"<{name}>")
     top = []
     if woken:
         lines.append("<command> = " + " | ".join(dict.fromkeys(woken)) + ";")
-        top.append(f"{WAKE_WORD} [<command>]")
+        top.append(f"{WAKE_WORD} [<command>]" if without is None else f"{WAKE_WORD} <command>")
     top += list(dict.fromkeys(unwoken))
+    if not top:
+        return None
     lines.append("public <utterance> = " + " | ".join(top) + ";")
     for name, text in body.items():
         lines.append(f"<{name}> = {text};")
