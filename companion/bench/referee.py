@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
@@ -48,6 +49,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     video.add_argument("--fps", type=float, default=10.0, help="frame rate (default 10)")
     video.add_argument("--clean", action="store_true", help="tidy scenes: camera straight above, even light, no noise")
     video.add_argument("--jobs", type=int, default=1, help="games rendered and read at once, one process each (default 1)")
+    video.add_argument("--keep-readings", type=Path, metavar="DIR",
+                       help="also write each game's per-frame readings to DIR/game{seed}.pkl (a development cache)")
+    video.add_argument("--from-readings", type=Path, metavar="DIR",
+                       help="no rendering: referee the games kept in DIR by --keep-readings (the loop as it is now)")
 
 
 def _players(seed: int, n: int) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 
@@ -73,11 +74,19 @@ def run_video(args: argparse.Namespace) -> int:
     return 0
 
 
-def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fps: float, clean: bool) -> Any:
+def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fps: float, clean: bool,
+         keep: Path | None = None, kept: Path | None = None) -> Any:
     from companion.bench.referee import _players
-    from companion.live.clips import run_game
+    from companion.live.clips import replay_kept_game, run_game
 
-    return run_game(seed, _players(seed, n_players), turns=turns, size=size, fps=fps, clean=clean)
+    if kept is not None:
+        path = kept / f"game{seed}.pkl"
+        if not path.is_file():
+            from companion.errors import UserError
+
+            raise UserError(f"{path}: no kept readings for seed {seed} (run with --keep-readings {kept} first)")
+        return replay_kept_game(path)
+    return run_game(seed, _players(seed, n_players), keep=keep, turns=turns, size=size, fps=fps, clean=clean)
 
 
 def _games(
@@ -87,13 +96,15 @@ def _games(
     *jobs* > 1 the games run in that many processes (each game on one core,
     so frames per second still counts one core)."""
     wh = (int(size[0]), int(size[1]))
+    keep, kept = getattr(args, "keep_readings", None), getattr(args, "from_readings", None)
     if jobs == 1:
         for seed in seeds:
-            yield _one(seed, args.players, turns, wh, args.fps, args.clean)
+            yield _one(seed, args.players, turns, wh, args.fps, args.clean, keep, kept)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_one, seed, args.players, turns, wh, args.fps, args.clean) for seed in seeds]
+        futures = [pool.submit(_one, seed, args.players, turns, wh, args.fps, args.clean, keep, kept)
+                   for seed in seeds]
         for future in futures:
             yield future.result()

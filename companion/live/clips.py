@@ -10,9 +10,11 @@ and the loop's events are judged against that truth (:mod:`.judge`). Used by
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from companion.live.frames import Frame
@@ -122,11 +124,100 @@ def render_game(
     return frames, game.setup
 
 
-def run_game(seed: int, players: Sequence[str], **kwargs: Any) -> tuple[Verdict, RunStats, float]:
+class KeepingReader:
+    """A board reader that keeps every reading it makes, in order."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.readings: list[Any] = []
+
+    def read(self, frame_bgr: Any) -> Any:
+        reading = self.reader.read(frame_bgr)
+        self.readings.append(reading)
+        return reading
+
+
+class KeptReader:
+    """Gives back kept readings in order, whatever frame it is handed: the
+    vision stream and the loop run on a game's readings without rendering or
+    reading it again (seconds per game instead of minutes)."""
+
+    def __init__(self, readings: Sequence[Any]) -> None:
+        self._readings = iter(readings)
+
+    def read(self, frame_bgr: Any) -> Any:
+        return next(self._readings)
+
+
+def run_game(seed: int, players: Sequence[str], keep: Path | None = None,
+             **kwargs: Any) -> tuple[Verdict, RunStats, float]:
     """Render and referee one seeded game; return the verdict, vision stats and
-    the CPU seconds spent rendering."""
+    the CPU seconds spent rendering. With *keep* (a folder), the game's
+    readings, truths and set-up are written to ``keep/game{seed}.pkl`` for
+    :func:`replay_kept_game`."""
+    from companion.layout import load_layout
+    from companion.vision.reader import BoardReader
+    from companion.vision.stream import VisionStream
+
     started = time.process_time()
     frames, setup = render_game(seed, players, **kwargs)
-    loop, stats, truth = referee_frames(frames, setup)
+    reader = KeepingReader(BoardReader(load_layout(), calibration=None))
+    truths: list[Any] = []
+
+    def noted() -> Iterable[tuple[Any, Any]]:
+        for image, ft in frames:
+            truths.append(ft)
+            yield image, ft
+
+    loop, stats, truth = referee_frames(noted(), setup, stream=VisionStream(reader))
     total = time.process_time() - started
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        with open(keep / f"game{seed}.pkl", "wb") as f:
+            pickle.dump({"setup": setup, "truths": [ft.to_json() for ft in truths],
+                         "readings": [_fields(r) for r in reader.readings]}, f,
+                        protocol=pickle.HIGHEST_PROTOCOL)
     return judge_clip(loop, truth), stats, total - stats.seconds
+
+
+def replay_kept_game(path: Path) -> tuple[Verdict, RunStats, float]:
+    """Referee a game kept by :func:`run_game` from its readings alone (the
+    loop's and time layer's code as it is now; the reader's as it was then).
+    A development tool: the file is a pickle, so only open files you made."""
+    from companion.errors import UserError
+    from companion.vision.readings import FrameReading
+    from companion.vision.stream import VisionStream
+
+    try:
+        with open(path, "rb") as f:
+            kept = pickle.load(f)
+        setup, truths, readings = kept["setup"], kept["truths"], kept["readings"]
+    except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError) as exc:
+        raise UserError(f"{path}: not a kept game ({exc})") from exc
+    frames = ((None, _Timed(ft)) for ft in truths)
+    kept_readings = [FrameReading(**fields) for fields in readings]
+    loop, stats, truth = referee_frames(frames, setup, stream=VisionStream(KeptReader(kept_readings)))
+    return judge_clip(loop, truth), stats, 0.0
+
+
+def _fields(reading: Any) -> dict[str, Any]:
+    """A reading's fields, picklable (its read-only mapping as a dict)."""
+    from dataclasses import fields
+
+    out = {f.name: getattr(reading, f.name) for f in fields(reading)}
+    out["pegs"] = dict(out["pegs"])
+    return out
+
+
+@dataclass(frozen=True)
+class _Timed:
+    """A kept frame truth (its JSON) as :func:`referee_frames` takes it."""
+
+    data: dict[str, Any]
+
+    @property
+    def time(self) -> float:
+        return float(self.data["time"])
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +45,29 @@ def test_the_truth_source_weaves_in_only_the_messes_asked_for(capsys: pytest.Cap
     assert "blind" not in woven and "lift" in woven
     assert cli.main(["bench", "referee", "--messes", "juggling"]) == 2
     assert "unknown mess juggling" in capsys.readouterr().err
+
+
+def test_kept_readings_replay_to_the_same_verdicts_without_rendering(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["bench", "referee", "--source", "video", "--games", "2", "--turns", "2",
+            "--size", "320x240", "--fps", "5"]
+    assert cli.main([*args, "--keep-readings", str(tmp_path)]) == 0
+    rendered = capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game0.pkl", "game1.pkl"]
+    assert cli.main([*args, "--from-readings", str(tmp_path)]) == 0
+    replayed = capsys.readouterr().out
+
+    def verdicts(out: str) -> list[str]:
+        return [line for line in out.splitlines() if line.startswith("  seed ")]
+
+    assert len(verdicts(rendered)) == 2 and verdicts(replayed) == verdicts(rendered)
+
+
+def test_missing_or_broken_kept_readings_are_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ["bench", "referee", "--source", "video", "--games", "1", "--from-readings", str(tmp_path)]
+    assert cli.main(args) == 2
+    assert "game0.pkl: no kept readings for seed 0" in capsys.readouterr().err
+    (tmp_path / "game0.pkl").write_bytes(b"not a pickle")
+    assert cli.main(args) == 2
+    assert "game0.pkl: not a kept game" in capsys.readouterr().err
