@@ -838,6 +838,15 @@ class Loop:
                 return True
             return False
         name = unread.player.capitalize()
+        if len(values) == 1 and len(self.held_pops) <= 2 and self._unread_could_be_a_lost_six(whole):
+            # The move fits one value of the unread pop, but the pop held
+            # after it fits too, with the unread pop a 6 no peg could use:
+            # the two histories leave the turn to different players (seen in
+            # a whole rendered game: Blue's blocked 6 taken for a 1, and
+            # Blue's extra pop given to Red). The next move tells which (a
+            # catch-up then plays the one history that leads to it); with
+            # more pops held than that, the move's own value is taken.
+            return True
         if len(values) == 1:
             value = values[0]
             self._infer(unread, own_move=True)
@@ -854,6 +863,15 @@ class Loop:
             fits = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
             self._say(f"That move fits a {fits}. {name}, say the number you popped.")
         return True
+
+    def _unread_could_be_a_lost_six(self, whole: boards.Board) -> bool:
+        """Whether the board is also the unread pop a 6 no peg could use (an
+        extra pop) followed by the first held pop's move."""
+        state = self.referee.state
+        if state is None or not self.held_pops:
+            return False
+        way = only_way(state, [6] + values_of(self.held_pops[:1]), whole, min_steps=1)
+        return way is not None and sum(step.pop is not None for step in way) == 2
 
     def _infer(self, unread: _Unread, own_move: bool = False) -> None:
         """The unread pop is settled by the loop's own reasoning: keep what is

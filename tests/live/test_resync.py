@@ -483,3 +483,31 @@ def test_a_peg_misread_in_home_beside_a_finish_move_of_its_colour_is_still_only_
     state = new_game(["red", "blue"], pegs={"red": ["track:5"], "blue": ["track:9", "finish:2"]}, turn="blue")
     seen = {"red": ["home", "home", "home", "track:8"], "blue": ["home", "home", "home", "finish:3"]}
     assert pegs_misread_home(state, [None, 3, 1], seen) == {"blue": 1}
+
+
+def test_an_unread_pop_that_may_have_been_a_lost_six_waits_for_the_next_move() -> None:
+    # Seen in a whole rendered game: Blue's unread pop was a 6 no blue peg
+    # could use (an extra pop), and Blue's next pop, a 1, moved 4 -> 5. "The
+    # move means Blue popped a 1" gave Blue's extra pop to Red, and Red's next
+    # move was called wrong. Both fit the board; Red's move tells which.
+    from test_live_loop import ListSpeaker
+
+    from companion.referee import Referee
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    pegs = {"red": ["track:20", "finish:3", "finish:4"], "blue": ["track:4", "finish:2", "finish:3", "finish:4"]}
+    loop.start([["red"], ["blue"]], None, "blue", pegs)
+    start = {"red": ["home", "track:20", "finish:3", "finish:4"], "blue": pegs["blue"]}
+    loop.handle(BoardStable(1.0, start))
+    loop.handle(PopUnread(2.0))  # Blue: a 6, blocked (Finish 3 is taken), so Blue pops again
+    loop.handle(PopSettled(4.0, 1))  # Blue
+    loop.handle(BoardStable(6.0, {**start, "blue": ["track:5", "finish:2", "finish:3", "finish:4"]}))
+    assert not any(text.startswith("That move means") for text in said(speaker))
+    loop.handle(PopSettled(8.0, 5))  # Red
+    loop.handle(BoardStable(10.0, {"red": ["home", "track:25", "finish:3", "finish:4"],
+                                   "blue": ["track:5", "finish:2", "finish:3", "finish:4"]}))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Blue popped a 6." in said(speaker)
+    assert "Red moves 5 from space 20 to space 25." in said(speaker)
+    assert loop.referee.player == "blue"
