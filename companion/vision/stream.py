@@ -370,7 +370,7 @@ class VisionStream:
         new_face = (
             self._disturbed and last is not None and last.value is not None and value_now != last.value
         )
-        if still.clear_count < 2 and not new_face:
+        if still.clear_count < SAME_FACE_CLEAR_FRAMES and not new_face:
             # A hand over the board may shade or hide part of the dome: how
             # the die lies is judged only on hand-free frames (two at least),
             # or a hand moving a peg beside a die that never moved would
@@ -439,6 +439,13 @@ class VisionStream:
             return True
         return distance > self.moved_across_poses_threshold
 
+
+#: Hand-free frames a still die must show before a settle on the face it
+#: already lay on counts as a pop: a hand reaching for the dome shades it
+#: (the thumbnail changes, the die still reads its old value), and with two
+#: such frames, just before the real pop, the shaded die was reported as a
+#: pop of the same value in a whole rendered game, putting the turns one out.
+SAME_FACE_CLEAR_FRAMES = 3
 
 #: A peg read less surely than this (the pegs reader gives 0.3 to a peg seen
 #: only by a weak top colour, 0.2 to one seen only by its body) is doubtful.
