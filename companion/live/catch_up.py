@@ -79,13 +79,8 @@ def only_way(
     only by pegs out on the board seen in their Home (a misread or lifted
     peg, see :func:`companion.live.boards.gone_home`).
     """
-    if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
-        return None
-    target = _Target({c: Counter(p) for c, p in board.items()}, board, gone_home, state.position())
-    found: dict[tuple[State, int], list[Step]] = {}
-    budget = [MAX_NODES]
-    _search(state, tuple(held), target, (), found, budget)
-    if budget[0] <= 0 or len(found) != 1:
+    found = _ways(state, held, board, gone_home, collect_all=False)
+    if found is None or len(found) != 1:
         return None
     (way,) = found.values()
     return way if len(way) >= min_steps else None
@@ -103,13 +98,8 @@ def pegs_misread_home(state: State, held: Sequence[int | None],
     lifted or misread peg and a pop it cannot read are enough to explain it,
     and the next board read right settles which way it was.
     """
-    if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
-        return {}
-    target = _Target({c: Counter(p) for c, p in board.items()}, board, True, state.position())
-    found: dict[tuple[State, int], list[Step]] = {}
-    budget = [MAX_NODES]
-    _search(state, tuple(held), target, (), found, budget, collect_all=True)
-    if budget[0] <= 0:
+    found = _ways(state, held, board, gone_home=True, collect_all=True)
+    if found is None:
         return {}
     out: dict[str, int] = {}
     for end, _ in found:
@@ -119,6 +109,23 @@ def pegs_misread_home(state: State, held: Sequence[int | None],
         for colour, n in gone.items():
             out[colour] = max(out.get(colour, 0), n)
     return out
+
+
+def _ways(
+    state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]],
+    gone_home: bool, collect_all: bool,
+) -> dict[tuple[State, int], list[Step]] | None:
+    """The ways found, keyed by the game each ends in and the held pops it
+    used; ``None`` when there are too many pops (or unread ones) to try, or
+    the search ran out of budget. Without *collect_all* the search stops at
+    a second game (enough to know it is ambiguous)."""
+    if len(held) > MAX_POPS or sum(v is None for v in held) > MAX_UNREAD:
+        return None
+    target = _Target({c: Counter(p) for c, p in board.items()}, board, gone_home, state.position())
+    found: dict[tuple[State, int], list[Step]] = {}
+    budget = [MAX_NODES]
+    _search(state, tuple(held), target, (), found, budget, collect_all)
+    return None if budget[0] <= 0 else found
 
 
 @dataclass(frozen=True)
