@@ -31,7 +31,8 @@ def from_vision(event: Any) -> Observation | None:
     if kind == "PopSettled":
         return PopSettled(t, int(event.value))
     if kind == "PopUnread":
-        return PopUnread(t)
+        guess = getattr(event, "guess", None)
+        return PopUnread(t, None if guess is None else int(guess))
     if kind == "PopReadLate":
         return PopReadLate(t, int(event.value))
     if kind == "DieCocked":
