@@ -13,6 +13,7 @@ from companion.live.observations import (
     BoardFound,
     BoardLost,
     BoardStable,
+    BoardUnclear,
     DieCocked,
     Observation,
     PopReadLate,
@@ -41,6 +42,8 @@ def from_vision(event: Any) -> Observation | None:
         return BoardLost(t)
     if kind == "BoardFound":
         return BoardFound(t)
+    if kind == "BoardUnclear":
+        return BoardUnclear(t)
     return None
 
 

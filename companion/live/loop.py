@@ -44,6 +44,7 @@ from companion.live.observations import (
     BoardFound,
     BoardLost,
     BoardStable,
+    BoardUnclear,
     CameraBack,
     CameraLost,
     DieCocked,
@@ -239,6 +240,8 @@ class Loop:
         self.before_pop: State | None = None  # the referee before the last pop the camera read
         self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
         self.cocked_said = False
+        #: "I cannot read every hole" said; said again only after a board is read whole.
+        self.unclear_said = False
         self.camera_lost = False
         self.timers = _Timers()
         self.places: list[str] = []
@@ -371,6 +374,13 @@ class Loop:
             if self.timers.board_lost_said:
                 self.timers.board_lost_said = False
                 self._say("I can see the board again.")
+        elif isinstance(obs, BoardUnclear):
+            if not self.unclear_said:
+                self.unclear_said = True
+                self._say(
+                    "I can see the board but cannot read every hole. If nothing is over it, "
+                    "bring the camera closer or give it more light."
+                )
         elif isinstance(obs, CameraLost):
             if not self.camera_lost:
                 self.camera_lost = True
@@ -424,6 +434,7 @@ class Loop:
     def _on_board(self, obs: BoardStable) -> None:
         seen = boards.normalise(obs.pegs, self._colours())
         self.board_seen_at = obs.t
+        self.unclear_said = False
         if self.stage == "opening":
             self._opening(obs)
             return

@@ -74,6 +74,13 @@ class BoardFound:
 
 
 @dataclass(frozen=True)
+class BoardUnclear:
+    """The board is found but has not been read whole for a long while."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class CameraLost:
     """No frames arrive: the cable was pulled, the lid closed, the device vanished."""
 
@@ -115,6 +122,7 @@ Observation = (
     | DieCocked
     | BoardLost
     | BoardFound
+    | BoardUnclear
     | CameraLost
     | CameraBack
     | Spoken
@@ -142,6 +150,7 @@ _KINDS: dict[str, type] = {
     "cocked": DieCocked,
     "board-lost": BoardLost,
     "board-found": BoardFound,
+    "board-unclear": BoardUnclear,
     "camera-lost": CameraLost,
     "camera-back": CameraBack,
     "tick": Tick,

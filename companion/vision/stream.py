@@ -115,6 +115,15 @@ class BoardFound:
 
 
 @dataclass(frozen=True)
+class BoardUnclear:
+    """The board has been found but no frame read every hole for
+    ``unclear_after_s``: something lies over it, or the camera is too far or
+    the light too poor to read it. Reported once per such stretch."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class PopReadLate:
     """The last pop, reported :class:`PopUnread`, reads ``value`` after all.
 
@@ -127,7 +136,9 @@ class PopReadLate:
     confidence: float
 
 
-VisionEvent = PositionStable | PopSettled | PopUnread | PopReadLate | DieCocked | BoardLost | BoardFound
+VisionEvent = (
+    PositionStable | PopSettled | PopUnread | PopReadLate | DieCocked | BoardLost | BoardFound | BoardUnclear
+)
 
 
 def signature_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -147,6 +158,7 @@ class VisionStream:
         settle_s: float = 0.25,
         unread_s: float = 0.5,
         lost_after_s: float = 0.5,
+        unclear_after_s: float = 15.0,
         motion_threshold: float = 0.1,
         moved_threshold: float = 0.06,
         moved_across_poses_threshold: float = 0.15,
@@ -163,7 +175,9 @@ class VisionStream:
         camera nudge alone 0.078 between averages.) ``unread_s`` (at least
         ``settle_s``) is how long a disturbed die may lie still, with no hand
         over the board, without a value read before it is reported as
-        :class:`PopUnread`."""
+        :class:`PopUnread`. After ``unclear_after_s`` with the board found
+        but never read whole, :class:`BoardUnclear` is reported (long enough
+        that a hand moving pegs or popping does not set it off)."""
         if unread_s < settle_s:
             raise ValueError(f"unread_s ({unread_s}) must be at least settle_s ({settle_s})")
         self.reader = reader
@@ -172,6 +186,7 @@ class VisionStream:
         self.settle_s = settle_s
         self.unread_s = unread_s
         self.lost_after_s = lost_after_s
+        self.unclear_after_s = unclear_after_s
         self.motion_threshold = motion_threshold
         self.moved_threshold = moved_threshold
         self.moved_across_poses_threshold = moved_across_poses_threshold
@@ -185,6 +200,8 @@ class VisionStream:
         self._reported: Mapping[str, tuple[str, ...]] | None = None
         self._missing_since: float | None = None
         self._lost_reported = False
+        self._unclear_since: float | None = None  # found, never whole since
+        self._unclear_reported = False
         # die
         self._rest: _Rest | None = None  # how the die lay at the last settle
         self._disturbed = False
@@ -233,6 +250,11 @@ class VisionStream:
             self._lost_reported = False
             events.append(BoardFound(t))
         if not reading.complete:
+            if self._unclear_since is None:
+                self._unclear_since = t
+            if not self._unclear_reported and t - self._unclear_since >= self.unclear_after_s - 1e-9:
+                self._unclear_reported = True
+                events.append(BoardUnclear(t))
             # A hand over the board (reaching for the dome, say) pauses the
             # clock of the position being confirmed instead of restarting it:
             # the position counts only if it reads the same when the hand has
@@ -241,6 +263,8 @@ class VisionStream:
                 self._candidate_held += self._last_complete - self._stretch_since
                 self._stretch_since = None
             return
+        self._unclear_since = None
+        self._unclear_reported = False
         pegs = reading.pegs
         self._confirm(pegs, t, events)
         if self._candidate is None or dict(pegs) != dict(self._candidate):

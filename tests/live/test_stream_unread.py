@@ -110,3 +110,17 @@ def test_a_guess_under_a_hand_counts_for_nothing() -> None:
     frames = [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2), (frame(hidden_five, 2, hand=True), 1.0),
               (frame(HIDDEN, 2), 3.0)]
     assert unread_guess(frames) is None
+
+
+def test_a_board_never_read_whole_is_reported_unclear_once_per_stretch() -> None:
+    from companion.vision.stream import BoardUnclear
+
+    stream = VisionStream(unclear_after_s=5.0)
+    blurred = frame(HIDDEN, 1, hand=True)  # found, some hole unknown
+    events = run(stream, [(blurred, 12.0), (frame(HIDDEN, 1), 1.0), (blurred, 4.0), (blurred, 3.0)])
+    times = [t for t, e in events if isinstance(e, BoardUnclear)]
+    assert len(times) == 2  # once in the first 12 s; again 5 s into the second stretch
+    assert 5.0 - 1e-6 <= times[0] <= 5.0 + 1 / FPS + 1e-6
+    from companion.live.observations import BoardUnclear as UnclearObservation
+
+    assert from_vision(BoardUnclear(1.0)) == UnclearObservation(1.0)

@@ -1,0 +1,51 @@
+"""What the loop says about the board itself: not found, or found but not read whole."""
+
+from __future__ import annotations
+
+from test_live_loop import HOME4, ListSpeaker, board, said
+
+from companion.live.loop import Loop
+from companion.live.observations import (
+    BoardFound,
+    BoardLost,
+    BoardStable,
+    BoardUnclear,
+    Tick,
+    from_json,
+    to_json,
+)
+from companion.referee import Referee
+
+UNCLEAR = "I can see the board but cannot read every hole. If nothing is over it, bring the camera closer or give it more light."
+
+
+def opening_loop() -> tuple[Loop, ListSpeaker]:
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.start([["red"], ["blue"]], None, "red")
+    return loop, speaker
+
+
+def test_a_board_never_read_whole_is_said_once_until_it_is_read() -> None:
+    loop, speaker = opening_loop()
+    loop.handle(BoardUnclear(15.0))
+    loop.handle(BoardUnclear(31.0))  # the stream reports once a stretch; said once all the same
+    assert said(speaker).count(UNCLEAR) == 1
+    loop.handle(BoardStable(40.0, board(red=HOME4, blue=HOME4)))
+    assert any(s.startswith("The board is ready.") for s in said(speaker))
+    loop.handle(BoardUnclear(70.0))
+    assert said(speaker).count(UNCLEAR) == 2  # a new stretch, after a board read whole
+
+
+def test_a_lost_board_is_said_after_a_while_and_its_return_too() -> None:
+    loop, speaker = opening_loop()
+    loop.handle(BoardLost(1.0))
+    loop.handle(Tick(30.0))
+    assert "I cannot see the board. Is something covering the markers?" in said(speaker)
+    loop.handle(BoardFound(31.0))
+    assert "I can see the board again." in said(speaker)
+
+
+def test_board_unclear_round_trips_through_the_observation_file() -> None:
+    assert to_json(BoardUnclear(2.5)) == {"t": 2.5, "board-unclear": True}
+    assert from_json({"t": 2.5, "board-unclear": True}) == BoardUnclear(2.5)
