@@ -33,7 +33,7 @@ are spoken, so a crash never loses an announced event.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +63,14 @@ from companion.rules import Move, Phase, State, legal_moves, lose_move
 from companion.rules import apply as apply_move
 from companion.rules import pop as rules_pop
 
+#: The camera is taken as blind to the die (see ``Loop._die_blind``) when at
+#: least ``DIE_BLIND_SHARE`` of the last ``DIE_BLIND_OF`` pops (and at least
+#: ``DIE_BLIND_MIN`` of them) were not read.
+DIE_BLIND_OF = 8
+DIE_BLIND_MIN = 3
+DIE_BLIND_SHARE = 0.75
+#: "I have lost track" is said at most once in this many seconds.
+LOST_SAID_QUIET_S = 120.0
 #: Referee events spoken ahead of routine ones.
 URGENT_EVENTS = frozenset({"illegal", "bump"})
 #: Seconds without a board that agrees with the game after which a board no
@@ -239,6 +247,13 @@ class Loop:
         self.before_move: State | None = None  # the referee before the last move
         self.before_pop: State | None = None  # the referee before the last pop the camera read
         self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
+        #: Whether the camera read each of the last few pops (False: seen
+        #: unread, or a move made with no pop seen); see :meth:`_die_blind`.
+        self.pops_read: deque[bool] = deque(maxlen=DIE_BLIND_OF)
+        #: When "I have lost track" was last said (it is not repeated within
+        #: ``LOST_SAID_QUIET_S``).
+        self.lost_said_at: float | None = None
+        self.lost_said = False  # ... and said for the present loss ("Back in step" then too)
         self.cocked_said = False
         #: "I cannot read every hole" said; said again only after a board is read whole.
         self.unclear_said = False
@@ -593,11 +608,23 @@ class Loop:
             return
         if self.illegal_board is not None and self._played_on(whole):
             return
-        if self.illegal_board is not None and self.held_pops and not miss:
-            # Called wrong, and the table has popped and moved on since: the
-            # loop has lost track. It says so once and follows the board,
-            # never calling every later move wrong.
+        if self.illegal_board is not None and not miss:
+            # Called, and the table has moved on to another board no move
+            # explains, without putting the board right (with pops seen since,
+            # or none: in a dim whole rendered game the camera saw no pops
+            # at all while the table played on, and every board was called,
+            # 55 times): the loop has lost track. It says so once and follows
+            # the board, never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
+            return
+        if not miss and self._die_blind():
+            # Most of the last pops went unread or unseen (a dim room, a die
+            # the camera cannot make out): the game's idea of whose turn it
+            # is and how far each peg may go rests on guesses, so a board
+            # it cannot explain is no proof of a wrong move (a whole rendered
+            # game in a dim room, with no pop read at all, had 55 false calls).
+            # Follow the board instead.
+            self._lose_track(whole, whole)
             return
         if not miss and (self._beyond_catch_up() or self._long_unseen()):
             # The board was not seen while more pops went by than a catch-up
@@ -730,8 +757,19 @@ class Loop:
         self._evaluate(whole)
         return True
 
+    def _die_blind(self) -> bool:
+        """Most of the last pops were seen but not read by the camera: at
+        least ``DIE_BLIND_SHARE`` of the last ``DIE_BLIND_OF``, and at least
+        ``DIE_BLIND_MIN`` (pops never seen at all do not count: a hand over
+        the die now and then is normal play, see the truth benchmark)."""
+        unread = sum(not read for read in self.pops_read)
+        return unread >= DIE_BLIND_MIN and unread >= DIE_BLIND_SHARE * len(self.pops_read)
+
     def _lose_track(self, before: boards.Board, now: boards.Board) -> None:
-        self._say("I have lost track of the moves. I will go by the board from here.", urgent=True)
+        self.lost_said = self.lost_said_at is None or self.t - self.lost_said_at >= LOST_SAID_QUIET_S
+        if self.lost_said:
+            self._say("I have lost track of the moves. I will go by the board from here.", urgent=True)
+            self.lost_said_at = self.t
         self.illegal_board = None
         self.lost = before
         self.lost_pops = len(self.held_pops)
@@ -770,7 +808,8 @@ class Loop:
         self.inferred = None
         self.unseen_pop_board = None
         self.before_move = None
-        self._say("Back in step.")
+        if self.lost_said:
+            self._say("Back in step.")
         self.before_pop = self.referee.state
         if isinstance(last, PopSettled):
             self._feed({"pop": value}, origin="camera")
@@ -1162,6 +1201,7 @@ class Loop:
             same = isinstance(obs, PopUnread) or value == obs.value
             if same and obs.t - t <= self.settings.spoken_pop_s:
                 return  # the camera catching up with a pop the players already said
+        self.pops_read.append(isinstance(obs, PopSettled))
         self.held_pops.append(obs)
         if self.lost is not None:
             self.lost_pops += 1
@@ -1178,6 +1218,8 @@ class Loop:
         saw more than a die read late).
         """
         self.last_pop_seen = obs.value
+        if self.pops_read and not self.pops_read[-1]:
+            self.pops_read[-1] = True
         for i in range(len(self.held_pops) - 1, -1, -1):
             held = self.held_pops[i]
             if isinstance(held, PopUnread):

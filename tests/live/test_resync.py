@@ -511,3 +511,47 @@ def test_an_unread_pop_that_may_have_been_a_lost_six_waits_for_the_next_move() -
     assert "That move means Blue popped a 6." in said(speaker)
     assert "Red moves 5 from space 20 to space 25." in said(speaker)
     assert loop.referee.player == "blue"
+
+
+LOST = "I have lost track of the moves. I will go by the board from here."
+
+
+def test_a_call_the_table_plays_on_from_with_no_pop_seen_is_not_called_again() -> None:
+    # Red's turn (Blue has a peg on 10). A red peg on 20 is no move: called.
+    # The table plays on with no pop the camera sees, to another board no
+    # move explains. Calling that too (and the next, and the next) is what a
+    # whole rendered game in a dim room did 55 times.
+    loop, speaker, _ = started()
+    loop.handle(BoardStable(14.0, board(red=["track:20", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop).count("illegal") == 1
+    loop.handle(BoardStable(20.0, board(red=["track:20", "home", "home", "home"],
+                                        blue=["track:15", "home", "home", "home"])))
+    assert kinds(loop).count("illegal") == 1
+    assert said(speaker).count(LOST) == 1
+
+
+def test_when_the_camera_reads_no_pops_a_board_no_move_explains_is_followed_not_called() -> None:
+    wrong = board(red=["track:20", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+    loop, speaker, _ = started()
+    loop.handle(BoardStable(14.0, wrong))
+    assert kinds(loop).count("illegal") == 1  # the camera has read its pops: called
+    loop, speaker, _ = started()
+    loop.pops_read.clear()
+    loop.pops_read.extend([True, False, False, False])  # of the last four pops seen, three not read (a dim room)
+    loop.handle(BoardStable(14.0, wrong))
+    assert "illegal" not in kinds(loop)
+    assert said(speaker).count(LOST) == 1
+
+
+def test_lost_track_is_not_said_again_within_two_minutes_nor_back_in_step_after_a_silent_loss() -> None:
+    loop, speaker, _ = started()
+    loop.lost_said_at = 50.0  # said a moment ago
+    loop.handle(Tick(60.0))
+    loop._lose_track(board(), board())
+    loop.handle(Tick(61.0))
+    assert said(speaker).count(LOST) == 0 and loop.lost_said is False
+    loop.handle(Tick(171.0))
+    loop._lose_track(board(), board())
+    loop.handle(Tick(172.0))
+    assert said(speaker).count(LOST) == 1 and loop.lost_said is True
