@@ -25,7 +25,7 @@ def run_video(args: argparse.Namespace) -> int:
 
         raise UserError(f"--size must be WxH, like 640x480, not {args.size!r}")
     turns = args.turns or None
-    right = false_illegal = missed = shown = worked_out = passed = guessed = guessed_wrong = 0
+    right = false_illegal = missed = shown = worked_out = passed = 0
     delays: list[float] = []
     frames = 0
     vision_s = render_s = 0.0
@@ -41,8 +41,6 @@ def run_video(args: argparse.Namespace) -> int:
         delays.extend(verdict.delays)
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
-        guessed += verdict.unread_guessed
-        guessed_wrong += verdict.guessed_wrong
         frames += stats.frames
         vision_s += stats.seconds
         render_s += rendered
@@ -64,8 +62,7 @@ def run_video(args: argparse.Namespace) -> int:
     print(f"missed illegal moves: {missed} of {shown} shown")
     print(
         f"pops the camera could not read: {worked_out} taken from the move after them, "
-        f"{passed + guessed} passed with no peg moved: {guessed} of them as the value the camera guessed "
-        f"({guessed_wrong} not the truth's value), {passed} with the value unknown (that game counts as wrong)"
+        f"{passed} passed with no peg moved (value unknown: that game counts as wrong)"
     )
     if delays:
         print(

@@ -32,8 +32,7 @@ def from_vision(event: Any) -> Observation | None:
     if kind == "PopSettled":
         return PopSettled(t, int(event.value))
     if kind == "PopUnread":
-        guess = getattr(event, "guess", None)
-        return PopUnread(t, None if guess is None else int(guess))
+        return PopUnread(t)
     if kind == "PopReadLate":
         return PopReadLate(t, int(event.value))
     if kind == "DieCocked":

@@ -35,12 +35,6 @@ class Verdict:
     #: the only value that gives no move), and those it passed with ``skip``.
     pops_worked_out: int = 0
     unread_passed: int = 0
-    #: Unread pops no peg used, named as the camera guessed; and how many of
-    #: those differ in value from the truth's pop at the same place in the
-    #: record (a wrong number said, never a wrong call: every value the guess
-    #: was chosen among leaves the same game).
-    unread_guessed: int = 0
-    guessed_wrong: int = 0
     #: Illegal boards shown in the game (each must be announced once).
     illegal_shown: int = 0
 
@@ -97,8 +91,6 @@ class JudgedLoop(Protocol):
     events: list[tuple[float, dict[str, Any]]]
     worked_out: list[int]
     unread_passed: int
-    unread_guessed: int
-    guessed: list[int]
 
 
 def judge_loop(
@@ -118,16 +110,7 @@ def judge_loop(
         move_at=move_at,
         worked_out=loop.worked_out,
     )
-    want = [e for e in truth if e.get("event") != "illegal"]
-    got = [e for _, e in loop.events if e.get("event") != "illegal"]
-    position = {id(e): i for i, e in enumerate(got)}
-    wrong = 0
-    for i in loop.guessed:
-        n = position.get(id(loop.events[i][1]))
-        if n is None or n >= len(want) or want[n].get("value") != loop.events[i][1].get("value"):
-            wrong += 1
-    return replace(verdict, unread_passed=loop.unread_passed, unread_guessed=loop.unread_guessed,
-                   guessed_wrong=wrong)
+    return replace(verdict, unread_passed=loop.unread_passed)
 
 
 class SilentSpeaker:

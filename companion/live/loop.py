@@ -133,9 +133,6 @@ class _Unread:
     moved: bool = False
     #: Who-goes-first only: play went on without the number; said once.
     lost_track_said: bool = False
-    #: The camera's likeliest value (never a pop by itself; see
-    #: :meth:`Loop._unread_without_move`).
-    guess: int | None = None
 
 
 @dataclass
@@ -240,10 +237,6 @@ class Loop:
         self.worked_out: list[int] = []
         #: Unread pops settled by passing the turn (no peg moved; value unknown).
         self.unread_passed = 0
-        #: ... and those passed as the value the camera guessed, with their
-        #: indices in :attr:`events`.
-        self.unread_guessed = 0
-        self.guessed: list[int] = []
         self.before_move: State | None = None  # the referee before the last move
         self.before_pop: State | None = None  # the referee before the last pop the camera read
         self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
@@ -979,7 +972,7 @@ class Loop:
         """The referee is ready for a pop the camera could not read."""
         self.before_move = None
         player = self.referee.player or ""
-        self.unread = _Unread(player, pop.t, begun=self.t, guess=pop.guess)
+        self.unread = _Unread(player, pop.t, begun=self.t)
         name = player.capitalize()
         if self.referee.phase == "first":
             # Who goes first cannot be decided without every value: ask now.
@@ -998,13 +991,10 @@ class Loop:
         pops next (a 6 gives the same player an extra pop); with *board*,
         only the groups after which the pops held since, played in order,
         make that board (see :meth:`_could_follow`) are kept. One group left:
-        one value in it is the pop; several (never a 6) pass the turn, as
-        the pop the camera guessed when the guess is one of them (every value
-        of the group leaves the same game, so a wrong guess changes only the
-        number in the record), or else with ``skip`` (the value cannot
-        matter). Otherwise the number is asked for, once (without *board*),
-        and the new pop stays held. Returns whether the unread pop was
-        settled.
+        one value in it is the pop; several (never a 6) pass the turn
+        (``skip``: the value cannot matter). Otherwise the number is asked
+        for, once (without *board*), and the new pop stays held. Returns
+        whether the unread pop was settled.
         """
         unread = self.unread
         state = self.referee.state
@@ -1030,13 +1020,6 @@ class Loop:
         if len(values) == 1:
             self._say(f"No peg moved, so {name}'s pop must have been a {values[0]}.")
             self._feed({"pop": values[0]}, origin="loop", quiet=("pop",))
-            return True
-        if unread.guess in values:
-            self._say(f"No peg moved after {name}'s pop. It looked like a {unread.guess}.")
-            self.unread_guessed += 1
-            start = len(self.events)
-            self._feed({"pop": unread.guess}, origin="loop", quiet=("pop",))
-            self.guessed.extend(i for i in range(start, len(self.events)) if self.events[i][1].get("event") == "pop")
             return True
         self._say(f"No peg moved after {name}'s pop.")
         self.unread_passed += 1

@@ -34,12 +34,9 @@ class PopUnread:
 
     The referee must learn the value another way (the move that follows, or
     the players' word) rather than miss the pop and fall out of step.
-    ``guess`` is the value the camera found likeliest, never sure enough to
-    be a pop by itself (:class:`companion.vision.stream.PopUnread`).
     """
 
     t: float
-    guess: int | None = None
 
 
 @dataclass(frozen=True)
@@ -140,8 +137,6 @@ def to_json(obs: Observation) -> dict[str, Any]:
         return {"t": obs.t, "pop-read": obs.value}
     if isinstance(obs, Spoken):
         return {"t": obs.t, "say": {"intent": obs.intent, **obs.value}}
-    if isinstance(obs, PopUnread) and obs.guess is not None:
-        return {"t": obs.t, "pop-unread": True, "guess": obs.guess}
     return {"t": obs.t, _KIND_NAMES[type(obs)]: True}
 
 
@@ -194,11 +189,6 @@ def from_json(obj: object) -> Observation:
             raise ObservationError("\"say\" must be an object with an \"intent\"")
         rest = {k: v for k, v in said.items() if k != "intent"}
         return Spoken(t, said["intent"], rest)
-    if obj.get("pop-unread") and obj.get("guess") is not None:
-        guess = obj["guess"]
-        if type(guess) is not int or not 1 <= guess <= 6:
-            raise ObservationError(f"\"guess\" must be a whole number from 1 to 6, not {guess!r}")
-        return PopUnread(t, guess)
     for name, cls in _KINDS.items():
         if obj.get(name):
             made: Observation = cls(t)

@@ -85,15 +85,9 @@ class PopSettled:
 
 @dataclass(frozen=True)
 class PopUnread:
-    """The die was popped and now lies still, but its value could not be read.
-
-    ``guess`` is the value the die reader found most likely on the still
-    period's hand-free frames, when they agree on one (see
-    :meth:`_Still.guess`); never sure enough to be a pop by itself.
-    """
+    """The die was popped and now lies still, but its value could not be read."""
 
     t: float
-    guess: int | None = None
 
 
 @dataclass(frozen=True)
@@ -437,7 +431,7 @@ class VisionStream:
         still.done = True
         rest = still.mean()
         if self._disturbed and (self._rest is None or self._moved(rest, None, still.homography)):
-            events.append(PopUnread(t, still.guess()))
+            events.append(PopUnread(t))
             still.unread = True
             self._late_open = True
         # The unread rest is the new reference (value unknown): the next pop
@@ -476,12 +470,6 @@ class VisionStream:
 #: such frames, just before the real pop, the shaded die was reported as a
 #: pop of the same value in a whole rendered game, putting the turns one out.
 SAME_FACE_CLEAR_FRAMES = 3
-
-#: When an unread pop carries a guess (:meth:`_Still.guess`): tuned on the
-#: kept readings of development games 100-105 (docs/live.md, "Guessed values").
-GUESS_MIN_FRAMES = 2
-GUESS_MAJORITY = 3
-GUESS_MIN_CONFIDENCE = 0.5
 
 #: A peg read less surely than this (the pegs reader gives 0.3 to a peg seen
 #: only by a weak top colour, 0.2 to one seen only by its body) is doubtful.
@@ -574,9 +562,6 @@ class _Still:
         self.count = 0
         self.cocked = 0
         self.values: dict[int, list[float]] = {}
-        #: Hand-free frames' most likely values (settled reads and hidden
-        #: reads' guesses) with their confidences.
-        self.guesses: dict[int, list[float]] = {}
         #: Since when no hand has been seen over the board (None: one is now).
         self.clear_since: float | None = None
         #: The first hand-free frame, and the hand frames since it.
@@ -605,9 +590,6 @@ class _Still:
             self.cocked += 1
         elif die.state == "settled" and die.value is not None:
             self.values.setdefault(die.value, []).append(die.confidence)
-        likely = die.value if die.value is not None else die.guess
-        if likely is not None and not hand:
-            self.guesses.setdefault(likely, []).append(die.confidence)
 
     def clear_for(self, t: float) -> float:
         """For how long the board has been clear of hands, as far as the unread
@@ -638,24 +620,6 @@ class _Still:
         """The die was read leaning at least twice and as often as any value."""
         best = self._best()
         return self.cocked >= 2 and self.cocked >= (len(best[1]) if best is not None else 0)
-
-    def guess(self) -> int | None:
-        """The value most of the hand-free frames found likeliest, when it is
-        named on at least ``GUESS_MIN_FRAMES`` of them, at least
-        ``GUESS_MAJORITY`` times as often as all other values together, with
-        a mean confidence of at least ``GUESS_MIN_CONFIDENCE``; else None."""
-        best = max(self.guesses.items(), key=lambda kv: len(kv[1]), default=None)
-        if best is None:
-            return None
-        value, confidences = best
-        others = sum(len(v) for v in self.guesses.values()) - len(confidences)
-        if (
-            len(confidences) < GUESS_MIN_FRAMES
-            or len(confidences) < GUESS_MAJORITY * others
-            or sum(confidences) / len(confidences) < GUESS_MIN_CONFIDENCE
-        ):
-            return None
-        return value
 
     def value_read(self) -> tuple[int, float] | None:
         """``(value, confidence)`` once one value was read at least twice and

@@ -78,40 +78,6 @@ def test_unread_time_shorter_than_the_settle_time_is_refused() -> None:
         VisionStream(settle_s=0.5, unread_s=0.3)
 
 
-def unread_guess(frames: list[tuple[FrameReading, float]]) -> int | None:
-    events = run(VisionStream(settle_s=0.25, unread_s=0.5), frames)
-    (pop,) = [e for _, e in events if isinstance(e, PopUnread)]
-    return pop.guess
-
-
-def test_an_unread_pop_carries_the_value_its_frames_agree_was_likeliest() -> None:
-    likely_five = DieReading("hidden", None, 0.8, guess=5)
-    assert unread_guess([(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2), (frame(likely_five, 2), 3.0)]) == 5
-    # The adapter hands it to the loop.
-    assert from_vision(PopUnread(2.0, 5)) == UnreadObservation(2.0, 5)
-
-
-@pytest.mark.parametrize("die_after", [
-    DieReading("hidden", None, 0.3, guess=5),  # too unsure
-    None,  # the frames disagree: 5, then 2
-])
-def test_no_guess_from_unsure_or_disagreeing_frames(die_after: DieReading | None) -> None:
-    five, two = DieReading("hidden", None, 0.8, guess=5), DieReading("hidden", None, 0.8, guess=2)
-    frames = [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2)]
-    if die_after is None:
-        frames += [(frame(five, 2), 0.2), (frame(two, 2), 0.2), (frame(HIDDEN, 2), 3.0)]
-    else:
-        frames += [(frame(die_after, 2), 3.0)]
-    assert unread_guess(frames) is None
-
-
-def test_a_guess_under_a_hand_counts_for_nothing() -> None:
-    hidden_five = DieReading("hidden", None, 0.8, guess=5)
-    frames = [(frame(FOUR, 1), 1.0), (frame(HIDDEN, 9), 0.2), (frame(hidden_five, 2, hand=True), 1.0),
-              (frame(HIDDEN, 2), 3.0)]
-    assert unread_guess(frames) is None
-
-
 def test_a_board_never_read_whole_is_reported_unclear_once_per_stretch() -> None:
     from companion.vision.stream import BoardUnclear
 

@@ -66,41 +66,6 @@ def test_unread_pop_with_no_move_before_the_next_pop_passes_the_turn() -> None:
     assert "illegal" not in kinds(loop)
 
 
-def test_unread_pop_no_peg_used_is_named_as_the_camera_guessed() -> None:
-    # The camera could not read Red's pop surely but found a 4 likeliest; no
-    # peg moved, and 1-5 all pass the turn: the record names the 4, not a skip.
-    loop, speaker, recorder = started()
-    n = len(loop.events)
-    loop.handle(PopUnread(8.0, guess=4))
-    loop.handle(PopSettled(10.0, 3))
-    loop.handle(BoardStable(11.0, board(blue=["track:13", "home", "home", "home"])))
-    assert events_after(loop, n) == [
-        ("pop", 4), ("no-move", 4), ("turn", None), ("pop", 3), ("move", 3), ("turn", None)
-    ]
-    assert "No peg moved after Red's pop. It looked like a 4." in said(speaker)
-    assert {"pop": 4} in recorder.inputs
-    assert (loop.unread_guessed, loop.unread_passed) == (1, 0)
-    assert loop.guessed == [n]
-
-
-def test_a_guess_no_unused_value_allows_is_not_taken() -> None:
-    # A guessed 6 would have brought a peg out (or earned Red another pop):
-    # no peg moved and Blue popped, so it was not a 6; the turn passes unnamed.
-    loop, speaker, _ = started()
-    n = len(loop.events)
-    loop.handle(PopUnread(8.0, guess=6))
-    loop.handle(PopSettled(10.0, 3))
-    loop.handle(BoardStable(11.0, board(blue=["track:13", "home", "home", "home"])))
-    assert events_after(loop, n)[:2] == [("skip", None), ("turn", None)]
-    assert "No peg moved after Red's pop." in said(speaker)
-    assert loop.unread_guessed == 0
-
-
-def test_a_guessed_unread_pop_round_trips_through_the_observation_file() -> None:
-    assert from_json(to_json(PopUnread(3.0, guess=5))) == PopUnread(3.0, guess=5)
-    assert to_json(PopUnread(3.0)) == {"t": 3.0, "pop-unread": True}
-
-
 def test_two_unread_pops_in_a_row_then_a_move() -> None:
     loop, _, _ = started()
     n = len(loop.events)
