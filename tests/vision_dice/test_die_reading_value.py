@@ -34,14 +34,3 @@ def test_readings_are_immutable_values() -> None:
     assert reading == DieReading("settled", 6, 0.8)
     with pytest.raises(AttributeError):
         reading.value = 5  # type: ignore[misc]
-
-
-def test_only_a_hidden_die_carries_a_guess() -> None:
-    assert DieReading("hidden", None, 0.9, guess=3).guess == 3
-    assert DieReading("settled", 3, 0.99).guess is None
-    with pytest.raises(ValueError, match="guess"):
-        DieReading("settled", 3, 0.99, guess=3)
-    with pytest.raises(ValueError, match="guess"):
-        DieReading("cocked", None, 0.5, guess=2)
-    with pytest.raises(ValueError, match="guess"):
-        DieReading("hidden", None, 0.5, guess=0)

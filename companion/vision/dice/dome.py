@@ -157,7 +157,7 @@ def read_die_in_dome(
     # pip-place second opinion of ``read_by_templates``.
     old = judge(match_in_dome(crop_bgr, fraction), ACCEPT, fraction)
     if old.state == "settled":
-        return learned
+        return DieReading.unreadable("hidden", learned.confidence)
     return old
 
 
@@ -219,10 +219,7 @@ def read_by_classifier(
         and turned_probability(gray, face, fraction, first_net()) >= NET_ACCEPT.min_second
     ):
         return DieReading("settled", face.value, _clip(face.probability))
-    # Not sure enough to announce; the best value where a flat die lies is
-    # kept as a guess (see DieReading.guess).
-    flat = face.value != NO_FACE and face.from_centre <= NET_ACCEPT.zone
-    return DieReading("hidden", None, _clip(max(face.probability, 0.0)), int(face.value) if flat else None)
+    return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
 
 
 def read_by_templates(

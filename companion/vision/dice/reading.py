@@ -20,19 +20,11 @@ class DieReading:
     dome, not pop again) and ``"hidden"`` when a hand or glare hides it. Only a
     settled reading carries a value; ``confidence`` (0..1) says how sure the
     reader is of the state and value together.
-
-    ``guess`` (hidden readings only) is the value the reader found most
-    likely where a flat die would lie, when it was not sure enough to announce
-    it; ``confidence`` is then that value's probability. It is never a pop by
-    itself: the live loop uses it only to name a pop no peg could use, where
-    every value the guess is chosen among leaves the game the same
-    (docs/live.md, "Guessed values").
     """
 
     state: DieState
     value: int | None
     confidence: float
-    guess: int | None = None
 
     def __post_init__(self) -> None:
         if self.state not in DIE_STATES:
@@ -44,8 +36,6 @@ class DieReading:
             raise ValueError(f"a {self.state} die has no value, got {self.value!r}")
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"confidence must lie in 0..1, not {self.confidence!r}")
-        if self.guess is not None and (self.state != "hidden" or not 1 <= self.guess <= 6):
-            raise ValueError(f"only a hidden die has a guess, and 1..6: {self.state} {self.guess!r}")
 
     @classmethod
     def unreadable(cls, state: DieState = "hidden", confidence: float = 0.0) -> DieReading:
