@@ -34,6 +34,8 @@ import numpy as np
 from companion.voice.audio import RATE, Samples
 
 FRAME = RATE // 100  # 10 ms
+#: Frames of quiet kept at the end of an utterance (50 ms).
+TAIL = 5
 #: Frames quieter than this are digital silence, not a noise floor (a real
 #: microphone's hiss is far louder).
 DIGITAL_SILENCE_DB = -90.0
@@ -55,8 +57,11 @@ class Event:
 
     ``kind`` is ``"start"`` (speech began; *samples* is the pre-roll and the
     first loud frames, where the utterance's samples will begin),
-    ``"audio"`` (one more 10 ms frame of the open utterance), ``"abort"``
-    (the open utterance was too short to be speech: forget it) or ``"end"``
+    ``"audio"`` (one more 10 ms frame of the open utterance), ``"pause"``
+    (the speaker has been quiet for :data:`TAIL` frames; *samples* is the
+    utterance exactly as it will be if speech does not resume before the
+    hangover runs out: work on it may start now), ``"abort"`` (the open
+    utterance was too short to be speech: forget it) or ``"end"``
     (*utterance* is finished; its samples are a prefix of what was reported).
     """
 
@@ -97,6 +102,29 @@ class Endpointer:
     def in_speech(self) -> bool:
         return self._in_speech
 
+    @property
+    def start_s(self) -> float:
+        """Stream time the open utterance's samples begin (its pre-roll)."""
+        return self._start_frame / 100
+
+    @property
+    def quiet_s(self) -> float:
+        """Seconds the open utterance has been quiet (0 when not in speech)."""
+        return self._quiet_run / 100 if self._in_speech else 0.0
+
+    def end_now(self) -> Event | None:
+        """Close the open utterance now, as the hangover would when it ran
+        out (the same samples, the same end): for a caller that knows sooner
+        that the speech is over (the listener, for a finished command:
+        :mod:`companion.voice.listener`). None unless the speaker has been
+        quiet for at least :data:`TAIL` frames and the utterance is long
+        enough to be speech."""
+        if (not self._in_speech or self._quiet_run < TAIL
+                or self._speech_frames < self.min_speech):
+            return None
+        return Event("end", utterance=self._close(self._frame_index - self._quiet_run,
+                                                  capped=False))
+
     def feed(self, samples: Samples) -> list[Utterance]:
         """Consume *samples*; return the utterances that ended in them."""
         return [e.utterance for e in self.feed_events(samples) if e.utterance is not None]
@@ -133,7 +161,7 @@ class Endpointer:
         self._loud_run = self._quiet_run = self._speech_frames = 0
 
     def _close(self, end_frame: int, capped: bool) -> Utterance:
-        keep = len(self._frames) - max(0, self._quiet_run - 5)  # keep 50 ms of tail
+        keep = len(self._frames) - max(0, self._quiet_run - TAIL)  # keep 50 ms of tail
         samples = np.concatenate(self._frames[:keep]) if keep > 0 else np.zeros(0, np.float32)
         utt = Utterance(samples, self._start_frame / 100, end_frame / 100, capped)
         self._in_speech = False
@@ -174,6 +202,9 @@ class Endpointer:
             self._speech_frames += 1
         else:
             self._quiet_run += 1
+            if self._quiet_run == TAIL and self._speech_frames >= self.min_speech:
+                # what _close would keep now: every frame so far
+                self._events.append(Event("pause", samples=np.concatenate(self._frames)))
         if len(self._frames) >= self.max_frames:
             return self._close(self._frame_index, capped=True)
         if self._quiet_run >= self.hangover:

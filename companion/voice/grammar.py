@@ -350,6 +350,20 @@ def parse(text: str, context: Context = Context.ANY) -> Command | None:
     return phrase_table(context).get(normalise(text))
 
 
+@cache
+def _proper_prefixes(context: Context) -> frozenset[str]:
+    return frozenset(" ".join(words[:k]) for text in phrase_table(context)
+                     if len(words := text.split()) > 1 for k in range(1, len(words)))
+
+
+def can_continue(text: str, context: Context) -> bool:
+    """Whether some longer phrase of *context* begins with the words of
+    *text*: "referee undo" can still become "referee undo that", "referee
+    pass" cannot grow. The listener ends a command that cannot grow sooner
+    (:mod:`companion.voice.listener`)."""
+    return normalise(text) in _proper_prefixes(context)
+
+
 #: Intents whose phrases end in a number: a pop ("the pop was five") and a
 #: peg on a numbered space ("red peg on space twelve", "... finish two").
 NUMBER_INTENTS = frozenset({"pop", "peg"})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,20 @@ from companion.voice.recognisers import (
 #: microphone, room and, mostly, speaker); otherwise the stream first buffers
 #: :data:`~companion.voice.recognisers.PRIME_S` seconds to estimate it.
 CMN_RECENT_S = 10.0
+#: A command that cannot grow ends after this much quiet instead of the
+#: endpointer's full hangover (0.25 s), when it was said after the wake word
+#: and the decoder has heard the same complete phrase since the pause
+#: began, at :data:`EARLY_END_CONFIDENCE` or more (:func:`ends_early`). The
+#: full hangover is there for table talk cut at its commas (docs/voice.md);
+#: a finished "referee pop six" gains nothing by waiting for more.
+EARLY_END_S = 0.10
+#: The grammar-vs-phone-loop confidence, so far, an early end needs.
+EARLY_END_CONFIDENCE = 0.90
+#: Most seconds of loud sound the decoder may have aligned to silence so far
+#: for an early end: commands leave 0-0.02 s (docs/voice.md), table talk
+#: forced onto a command more (the policy's own limit is 0.05 s); an
+#: utterance with more waits for the full hangover.
+EARLY_END_UNEXPLAINED_S = 0.02
 
 
 def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context) -> Hypothesis:
@@ -75,6 +89,20 @@ def wants_second_opinion(hyp: Hypothesis, context: Context) -> bool:
             and grammar.WAKE_WORD not in words and "was" not in words)
 
 
+def ends_early(text: str, confidence: float, context: Context) -> bool:
+    """Whether an utterance heard so far as *text* (at *confidence*) is a
+    finished command: a command of *context*, said after the wake word (in
+    the phrase, or the wake word alone armed the listener), that no longer
+    phrase of the grammar begins with ("referee pass" is finished; "referee
+    undo" may still become "referee undo that"), heard with at least
+    :data:`EARLY_END_CONFIDENCE`."""
+    command = grammar.parse(text, context)
+    if command is None or command.intent == "wake" or confidence < EARLY_END_CONFIDENCE:
+        return False
+    woken = text.startswith(grammar.WAKE_WORD + " ") or context is Context.AWAKE
+    return woken and not grammar.can_continue(text, context)
+
+
 @dataclass(frozen=True)
 class Heard:
     """One utterance and what became of it."""
@@ -88,6 +116,9 @@ class Heard:
     latency_s: float
     #: Decoded while it was spoken (only the last step was left at its end).
     streamed: bool = False
+    #: Ended before the endpointer's full hangover, as a finished command
+    #: (:func:`ends_early`).
+    ended_early: bool = False
 
 
 class Listener:
@@ -108,6 +139,11 @@ class Listener:
         #: Stream time the last utterance ended (its cepstral mean starts
         #: the next stream at once when that is recent).
         self._last_end_s = -1e9
+        #: What the open utterance's decoder heard when its speaker paused
+        #: (the endpointer's ``pause``), and the utterance then; "" when it
+        #: has not paused.
+        self._paused_text = ""
+        self._paused_clip: Samples | None = None
 
     # ---- files ----------------------------------------------------------
     def recognise(self, samples: Samples) -> tuple[Hypothesis, Command | None]:
@@ -121,17 +157,20 @@ class Listener:
 
     # ---- a live stream --------------------------------------------------
     def hear(self, utterance: Utterance, now: float | None = None,
-             stream: PocketSphinxStream | None = None) -> Heard:
+             stream: PocketSphinxStream | None = None, waited_s: float | None = None) -> Heard:
         """Decode one utterance and decide. With *stream* (the utterance
         decoded while it was spoken) its context and result are used;
-        otherwise the utterance is decoded now under the policy's context."""
+        otherwise the utterance is decoded now under the policy's context.
+        *waited_s*: the quiet the endpointer waited for before ending it
+        (default: its full hangover)."""
         started = time.monotonic()
         when = utterance.end_s if now is None else now
+        onset = utterance.start_s + self.endpointer.preroll / 100 if now is None else None
         hyp: Hypothesis | None = None
         streamed = False
         if stream is not None:
             context = stream.context
-            hyp = stream.finish(utterance.samples)
+            hyp = stream.finish(utterance.samples, self._rivals_matter(context, onset))
             streamed = hyp is not None
             if hyp is not None and wants_second_opinion(hyp, context):
                 second = stream.second_opinion
@@ -141,7 +180,6 @@ class Listener:
             context = self.policy.context(when)
         if hyp is None:
             hyp = decode_in_context(self.recogniser, utterance.samples, context)
-        onset = utterance.start_s + self.endpointer.preroll / 100 if now is None else None
         veto = ""
         if self.voices is not None:  # enrollment: fuse a pop with the voice profile
             fused = second_opinion(self.voices, utterance.samples, hyp, context)
@@ -149,9 +187,20 @@ class Listener:
         decision = self.policy.decide(hyp, context, when, onset)
         if veto and decision.action == "ignore":
             decision = Decision("ignore", decision.command, reason=veto)
-        hangover = self.endpointer.hangover / 100
+        hangover = self.endpointer.hangover / 100 if waited_s is None else waited_s
         return Heard(utterance, context, hyp, decision,
-                     hangover + (time.monotonic() - started), streamed)
+                     hangover + (time.monotonic() - started), streamed, waited_s is not None)
+
+    def _rivals_matter(self, context: Context,
+                       onset: float | None) -> Callable[[Hypothesis], bool] | None:
+        """The policy's judgement of whether the rival checks of a streamed
+        utterance can change its decision (see
+        :meth:`~companion.voice.policy.Policy.rivals_matter`); None (always
+        run them) with voice profiles, whose fusion may still rescue a
+        number the policy would ignore on PocketSphinx's evidence alone."""
+        if self.voices is not None:
+            return None
+        return lambda hyp: self.policy.rivals_matter(hyp, context, onset)
 
     def feed(self, samples: Samples) -> list[Heard]:
         """Consume a block of 16 kHz samples; return what was heard in it.
@@ -177,14 +226,46 @@ class Listener:
                 self._open.feed(event.samples)
             elif event.kind == "audio" and self._open is not None and event.samples is not None:
                 self._open.feed(event.samples)
+            elif event.kind == "pause" and self._open is not None and event.samples is not None:
+                # the rival checks of what was heard so far, on the utterance
+                # as it will be if the speaker has finished: done during the
+                # wait (a stale result, speech having resumed, is never used)
+                onset = self.endpointer.start_s + self.endpointer.preroll / 100
+                self._paused_text = self._open.speculate(
+                    event.samples, self._rivals_matter(self._open.context, onset))
+                self._paused_clip = event.samples
             elif event.kind == "abort" and self._open is not None:
                 self._open.cancel()
                 self._open = None
             elif event.utterance is not None:
-                stream, self._open = self._open, None
-                out.append(self.hear(event.utterance, stream=stream))
-                self._last_end_s = event.utterance.end_s
+                out.append(self._end(event.utterance))
+        early = self._end_early()
+        if early is not None:
+            out.append(early)
         return out
+
+    def _end(self, utterance: Utterance, waited_s: float | None = None) -> Heard:
+        stream, self._open = self._open, None
+        self._paused_text, self._paused_clip = "", None
+        self._last_end_s = utterance.end_s
+        return self.hear(utterance, stream=stream, waited_s=waited_s)
+
+    def _end_early(self) -> Heard | None:
+        """End the open utterance before the full hangover when it is a
+        finished command (:func:`ends_early`) heard the same since the pause."""
+        quiet = self.endpointer.quiet_s
+        if (self._open is None or not self._paused_text or self._paused_clip is None
+                or quiet < EARLY_END_S - 1e-9):
+            return None
+        text, confidence = self._open.partial()
+        if text != self._paused_text or not ends_early(text, confidence, self._open.context):
+            return None
+        if self._open.unexplained_so_far(self._paused_clip) > EARLY_END_UNEXPLAINED_S:
+            return None
+        event = self.endpointer.end_now()
+        if event is None or event.utterance is None:
+            return None
+        return self._end(event.utterance, waited_s=quiet)
 
     def microphone(self, stop: threading.Event, block_s: float = 0.05) -> Iterator[Heard]:
         """Listen to the default microphone until *stop* is set."""

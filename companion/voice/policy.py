@@ -179,11 +179,18 @@ class Policy:
         noisy = hyp.snr_db is not None and hyp.snr_db < NOISY_SNR_DB
         return hyp.number_margin >= (self.number_margin_noisy if noisy else self.number_margin)
 
-    def decide(self, hyp: Hypothesis, context: Context, now: float,
-               onset: float | None = None) -> Decision:
-        """Decide on *hyp*, decoded under *context*, whose speech ended at
-        *now* (and began at *onset*, when known: see :data:`CONTINUATION_GAP_S`)."""
-        last_end, self._last_end = self._last_end, now
+    def rivals_matter(self, hyp: Hypothesis, context: Context,
+                      onset: float | None = None) -> bool:
+        """Whether the rival checks (:attr:`Hypothesis.number_margin`,
+        :attr:`Hypothesis.intent_margin`) can change what :meth:`decide`
+        will do with *hyp*, the next utterance: not when it is ignored
+        anyway (not a command, continued speech, sound outside the grammar,
+        low confidence). The listener skips their searches then."""
+        return self._ignored(hyp, context, onset, self._last_end) is None
+
+    def _ignored(self, hyp: Hypothesis, context: Context, onset: float | None,
+                 last_end: float) -> Decision | None:
+        """The decision to ignore *hyp* that needs no rival check, or None."""
         command = hyp.command(context)
         if command is None:
             return Decision("ignore", reason="not a command" if hyp.text else "nothing recognised")
@@ -202,6 +209,17 @@ class Policy:
                             reason=f"{hyp.unexplained_s:.2f} s of speech outside the grammar")
         if hyp.confidence < threshold:
             return Decision("ignore", command, reason=f"low confidence {hyp.confidence:.2f}")
+        return None
+
+    def decide(self, hyp: Hypothesis, context: Context, now: float,
+               onset: float | None = None) -> Decision:
+        """Decide on *hyp*, decoded under *context*, whose speech ended at
+        *now* (and began at *onset*, when known: see :data:`CONTINUATION_GAP_S`)."""
+        last_end, self._last_end = self._last_end, now
+        command = hyp.command(context)
+        ignored = self._ignored(hyp, context, onset, last_end)
+        if ignored is not None or command is None:
+            return ignored or Decision("ignore", reason="not a command")
         if self.rival_command_fits(hyp):
             return Decision("ignore", command,
                             reason=f"another command fits as well (margin {hyp.intent_margin:.2f})")

@@ -27,7 +27,8 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -55,6 +56,11 @@ NOISY_SNR_DB = 20.0
 RIVAL_CHECK_BELOW = 0.95
 #: Intents never checked against rivals.
 UNCHECKED_INTENTS = frozenset({"wake", "stop", "cancel", "yes", "no"})
+
+#: Asked of a hypothesis without its rival checks (the listener asks the
+#: policy, :meth:`~companion.voice.policy.Policy.rivals_matter`): could they
+#: change the decision? When not, their searches are skipped.
+RivalsMatter = Callable[["Hypothesis"], bool]
 
 #: Folder name of the Vosk model `companion models install vosk-en` unpacks.
 VOSK_MODEL_NAME = "vosk-model-small-en-us-0.15"
@@ -171,6 +177,15 @@ class PocketSphinxRecogniser:
         self.last_cmn: str | None = None
         #: JSGF bodies of the number checks -> their search names.
         self._phrase_searches: dict[str, str] = {}
+        #: The rival checks' search results (search name -> (text, score))
+        #: on one clip, :attr:`_checked_pcm`: the number and intent checks
+        #: share the search of the phrase as heard, and a check run
+        #: speculatively during the end-of-speech wait
+        #: (:meth:`PocketSphinxStream.speculate`) is not run again. Only a
+        #: search of the very same audio is reused, so more speech after a
+        #: pause makes the results stale by construction.
+        self._checked_pcm: bytes | None = None
+        self._checked: dict[str, tuple[str, float]] = {}
 
     @staticmethod
     def _make_decoder(options: dict[str, Any]) -> Any:
@@ -238,6 +253,17 @@ class PocketSphinxRecogniser:
             return "", 0.0
         return hyp.hypstr, float(hyp.best_score)
 
+    def _check(self, search: str, pcm: bytes) -> tuple[str, float]:
+        """:meth:`_run` for the rival checks, remembered for the last clip
+        (decoding is deterministic: the same search of the same audio gives
+        the same result)."""
+        if pcm is not self._checked_pcm and pcm != self._checked_pcm:
+            self._checked_pcm, self._checked = pcm, {}
+        result = self._checked.get(search)
+        if result is None:
+            result = self._checked[search] = self._run(search, pcm)
+        return result
+
     def _unexplained(self, clip: Samples, pad_frames: int) -> float:
         """Seconds of loud frames of *clip* (the audio before padding) that
         the last decode aligned to silence or fillers."""
@@ -280,8 +306,8 @@ class PocketSphinxRecogniser:
         if found is None:
             return None
         prefix, number, rivals = found
-        _, own = self._run(self._phrase_search(f"{prefix} {number}"), pcm)
-        _, rival = self._run(self._phrase_search(f"{prefix} ( {' | '.join(rivals)} )"), pcm)
+        _, own = self._check(self._phrase_search(f"{prefix} {number}"), pcm)
+        _, rival = self._check(self._phrase_search(f"{prefix} ( {' | '.join(rivals)} )"), pcm)
         if own <= 0.0:
             # the phrase as heard cannot even be aligned: treat as unsure
             return UNALIGNED_MARGIN
@@ -312,15 +338,17 @@ class PocketSphinxRecogniser:
         rivals = grammar.rival_jsgf(context, command.intent)
         if rivals is None:
             return None
-        _, own = self._run(self._phrase_search(text), pcm)
-        _, rival = self._run(self._search(rivals), pcm)
+        _, own = self._check(self._phrase_search(text), pcm)
+        _, rival = self._check(self._search(rivals), pcm)
         if own <= 0.0:
             return UNALIGNED_MARGIN
         return rival / own
 
     def _phrase_search(self, body: str) -> str:
-        """A one-rule JSGF search for *body* (see :meth:`_search`)."""
-        return self._search(f"#JSGF V1.0;\ngrammar slot;\npublic <s> = {body.strip()};\n")
+        """A one-rule JSGF search for *body* (see :meth:`_search`). Spaces are
+        collapsed, so the number check's "referee pop six" and the intent
+        check's are one search (and run once per clip)."""
+        return self._search(f"#JSGF V1.0;\ngrammar slot;\npublic <s> = {' '.join(body.split())};\n")
 
     def _search(self, jsgf: str) -> str:
         """The name of a search for the JSGF grammar *jsgf*, added on first
@@ -431,10 +459,12 @@ class PocketSphinxStream:
         if self._owner._open_stream is self:
             self._owner._open_stream = None
 
-    def finish(self, clip: Samples) -> Hypothesis | None:
+    def finish(self, clip: Samples, rivals_matter: RivalsMatter | None = None) -> Hypothesis | None:
         """End of the utterance whose samples are *clip* (a prefix of what
         was fed): the hypothesis, or None when the utterance was too short to
-        have started decoding (decode *clip* in one batch instead)."""
+        have started decoding (decode *clip* in one batch instead). The rival
+        checks are left out (margins None) where *rivals_matter* says they
+        cannot change the decision."""
         if self._owner._open_stream is self:
             self._owner._open_stream = None
         if not self._started:
@@ -447,32 +477,21 @@ class PocketSphinxStream:
             results.append(("", 0.0) if hyp is None else (hyp.hypstr, float(hyp.best_score)))
         frames = self._decoders[0].n_frames()
         x = np.asarray(clip, dtype=np.float32)
+        checks = _Checks(self._owner, x)
         phone_score = results[1][1]
-
-        pcm: bytes | None = None
 
         def hypothesis(decoder: Any, text: str, score: float, context: Context,
                        check: bool = True) -> Hypothesis:
-            nonlocal pcm
             text = grammar.normalise(text)
             if not text:
                 return Hypothesis("", 0.0, frames)
-            ratio = score / phone_score if phone_score > 0 else 1.0
-            margin = None
-            if check and grammar.number_alternatives(text, context) is not None:
-                # the number check decodes the whole clip in one batch, as decode() does
-                if pcm is None:
-                    pcm = to_pcm16(pad_with_noise(x, level=noise_floor(x)))
-                margin = self._owner.number_margin(pcm, text, context)
-            snr = speech_to_noise_db(x)
-            intent_margin = None
-            if check:
-                if pcm is None:
-                    pcm = to_pcm16(pad_with_noise(x, level=noise_floor(x)))
-                intent_margin = self._owner.intent_margin(pcm, text, context, min(1.0, ratio),
-                                                          snr)
-            return Hypothesis(text, min(1.0, ratio), frames, unexplained_s(decoder, x, 0),
-                              margin, snr, intent_margin)
+            ratio = min(1.0, score / phone_score if phone_score > 0 else 1.0)
+            heard = Hypothesis(text, ratio, frames, unexplained_s(decoder, x, 0),
+                               snr_db=checks.snr_db)
+            if not check or (rivals_matter is not None and not rivals_matter(heard)):
+                return heard
+            margin, intent_margin = checks.run(text, context, ratio)
+            return replace(heard, number_margin=margin, intent_margin=intent_margin)
 
         main = hypothesis(self._decoders[0], results[0][0], results[0][1], self.context)
         if self._digits:
@@ -483,6 +502,83 @@ class PocketSphinxStream:
                                              Context.DIGITS,
                                              command is not None and command.intent == "pop")
         return main
+
+    def partial(self) -> tuple[str, float]:
+        """What the grammar decoder hears so far, and its confidence so far
+        (the grammar's path score over the phone loop's, at most 1):
+        ("", 0.0) before decoding started or while nothing fits."""
+        if not self._started:
+            return "", 0.0
+        hyp = self._decoders[0].hyp()
+        text = grammar.normalise(hyp.hypstr) if hyp is not None else ""
+        if not text:
+            return "", 0.0
+        phone = self._decoders[1].hyp()
+        phone_score = float(phone.best_score) if phone is not None else 0.0
+        ratio = float(hyp.best_score) / phone_score if phone_score > 0 else 1.0
+        return text, min(1.0, ratio)
+
+    def unexplained_so_far(self, clip: Samples) -> float:
+        """:attr:`Hypothesis.unexplained_s` of what the grammar decoder hears
+        so far, over *clip* (the utterance as it stands)."""
+        if not self._started:
+            return 0.0
+        return unexplained_s(self._decoders[0], np.asarray(clip, dtype=np.float32), 0)
+
+    def speculate(self, clip: Samples, rivals_matter: RivalsMatter | None = None) -> str:
+        """The speaker paused: if speech does not resume, *clip* is the
+        whole utterance (the endpointer's :attr:`~Event.samples` of a
+        ``pause``). Run now, during the end-of-speech wait, the rival checks
+        :meth:`finish` will want for what the decoders hear so far, so that
+        they are done when the wait ends. Nothing is decided here: the
+        results go to the recogniser's memo of searches on this very clip,
+        and :meth:`finish` uses one only for the same search of the same
+        audio; when speech resumes the final clip is longer and they are
+        never used. Nothing is run where *rivals_matter* says the checks
+        cannot matter for what was heard so far (the sound outside the
+        grammar is not known yet: it is taken as none). Returns the text
+        heard so far ("" before decoding started)."""
+        text, ratio = self.partial()
+        if not text:
+            return ""
+        if rivals_matter is not None and not rivals_matter(Hypothesis(text, ratio)):
+            return text
+        checks = _Checks(self._owner, np.asarray(clip, dtype=np.float32))
+        checks.run(text, self.context, ratio)
+        if self._digits:
+            command = grammar.parse(text, self.context)
+            digits = self._decoders[2].hyp()
+            digit_text = grammar.normalise(digits.hypstr) if digits is not None else ""
+            if command is not None and command.intent == "pop" and digit_text:
+                checks.run(digit_text, Context.DIGITS, ratio)
+        return text
+
+
+class _Checks:
+    """The rival checks of one clip (:meth:`PocketSphinxRecogniser.number_margin`
+    and :meth:`~PocketSphinxRecogniser.intent_margin`), which decode the
+    whole clip in one batch, padded as :meth:`PocketSphinxRecogniser.decode`
+    pads it; the padded audio is made once, when a check needs it."""
+
+    def __init__(self, owner: PocketSphinxRecogniser, clip: np.ndarray) -> None:
+        self._owner = owner
+        self._clip = clip
+        self._pcm: bytes | None = None
+        self.snr_db = speech_to_noise_db(clip)
+
+    def _audio(self) -> bytes:
+        if self._pcm is None:
+            self._pcm = to_pcm16(pad_with_noise(self._clip, level=noise_floor(self._clip)))
+        return self._pcm
+
+    def run(self, text: str, context: Context,
+            confidence: float) -> tuple[float | None, float | None]:
+        """(number margin, intent margin) of *text* heard in *context*."""
+        margin = None
+        if grammar.number_alternatives(text, context) is not None:
+            margin = self._owner.number_margin(self._audio(), text, context)
+        return margin, self._owner.intent_margin(self._audio(), text, context, confidence,
+                                                 self.snr_db)
 
 
 def speech_to_noise_db(samples: Samples) -> float:

@@ -67,13 +67,55 @@ def test_events_report_the_utterance_while_it_is_spoken() -> None:
         events += ep.feed_events(stream[i:i + 800])
     kinds = [e.kind for e in events]
     assert kinds[0] == "start" and kinds[-1] == "end"
-    assert set(kinds[1:-1]) == {"audio"}
-    fed = np.concatenate([e.samples for e in events if e.samples is not None])
+    assert set(kinds[1:-1]) == {"audio", "pause"}
+    fed = np.concatenate([e.samples for e in events
+                          if e.samples is not None and e.kind != "pause"])
     utt = events[-1].utterance
     assert utt is not None
     # the utterance is a prefix of what was reported while it was spoken
     assert np.array_equal(fed[:len(utt.samples)], utt.samples)
     assert len(fed) > len(utt.samples)  # the hangover was reported too
+    # the pause reported the utterance as it turned out, before the hangover ran out
+    pauses = [e for e in events if e.kind == "pause"]
+    assert len(pauses) == 1 and pauses[0].samples is not None
+    assert np.array_equal(pauses[0].samples, utt.samples)
+    assert kinds.index("pause") < len(kinds) - 20
+
+
+def test_a_pause_before_more_speech_is_not_the_utterance() -> None:
+    # 0.15 s of quiet inside the utterance: a pause is reported, then speech resumes
+    stream = np.concatenate([_noise(1.0), _tone(0.5), _noise(0.15, seed=2), _tone(0.4),
+                             _noise(1.0, seed=3)])
+    events = Endpointer().feed_events(stream)
+    pauses = [e.samples for e in events if e.kind == "pause" and e.samples is not None]
+    ends = [e.utterance for e in events if e.utterance is not None]
+    assert len(pauses) == 2 and len(ends) == 1
+    assert len(pauses[0]) < len(ends[0].samples)  # stale: the speech went on
+    assert np.array_equal(pauses[1], ends[0].samples)
+
+
+def test_ending_now_gives_the_utterance_the_hangover_would() -> None:
+    stream = np.concatenate([_noise(1.0), _tone(0.6), _noise(1.0, seed=4)])
+    whole = _run(stream)
+    ep = Endpointer()
+    speech_end = int(1.6 * RATE)
+    assert ep.end_now() is None  # no speech yet
+    ep.feed_events(stream[:speech_end + 800])  # 50 ms of quiet after the speech
+    assert 0.0 < ep.quiet_s <= 0.05
+    early = ep.end_now()
+    assert early is not None and early.utterance is not None
+    assert np.array_equal(early.utterance.samples, whole[0].samples)
+    assert early.utterance.end_s == whole[0].end_s
+    assert not ep.in_speech and ep.quiet_s == 0.0
+    assert ep.feed(stream[speech_end + 800:]) == []  # the rest is quiet: nothing more
+
+
+def test_ending_now_waits_for_the_kept_tail() -> None:
+    stream = np.concatenate([_noise(1.0), _tone(0.6)])
+    ep = Endpointer()
+    ep.feed_events(stream)
+    ep.feed_events(_noise(0.02, seed=5))  # 20 ms of quiet: less than the tail kept
+    assert ep.end_now() is None and ep.in_speech
 
 
 def test_a_click_is_reported_and_then_aborted() -> None:

@@ -138,3 +138,26 @@ def test_a_command_right_after_the_wake_word_alone_still_counts() -> None:
     assert context is Context.AWAKE
     d = policy.decide(Hypothesis("undo", 0.99), context, 2.0, onset=1.2)
     assert d.action == "apply" and d.command == Command("undo")
+
+
+def test_rival_checks_are_wanted_only_where_they_can_change_the_decision() -> None:
+    from dataclasses import replace
+
+    policy = Policy()
+    heard = [Hypothesis("referee pop six", 0.95, snr_db=40.0),
+             Hypothesis("referee pop six", 0.60, snr_db=40.0),  # low confidence
+             Hypothesis("referee pop six", 0.95, unexplained_s=0.3, snr_db=40.0),
+             Hypothesis("referee kick the table", 0.95),  # not a command
+             Hypothesis("", 0.0)]
+    assert [policy.rivals_matter(h, Context.LIVE) for h in heard] == [
+        True, False, False, False, False]
+    # speech that goes on just after an utterance ended is ignored whatever its rivals
+    policy.decide(Hypothesis("referee kick the table", 0.9), Context.LIVE, 10.0)
+    assert not policy.rivals_matter(heard[0], Context.LIVE, onset=10.2)
+    assert policy.rivals_matter(heard[0], Context.LIVE, onset=12.0)
+    # where they are not wanted, no margin changes the decision
+    for hyp in heard[1:]:
+        for margins in ((None, None), (0.99, 0.99), (0.5, 0.5)):
+            checked = replace(hyp, number_margin=margins[0], intent_margin=margins[1])
+            assert (Policy().decide(checked, Context.LIVE, 0.0)
+                    == Policy().decide(hyp, Context.LIVE, 0.0))

@@ -165,3 +165,72 @@ def test_listen_without_a_microphone_says_so(capsys: pytest.CaptureFixture[str])
         pass
     assert main(["listen"]) == 2
     assert "no microphone" in capsys.readouterr().err
+
+
+def _count_searches(monkeypatch: pytest.MonkeyPatch, recogniser) -> list[str]:  # type: ignore[no-untyped-def]
+    searches: list[str] = []
+    run = recogniser._run
+
+    def counted(search: str, pcm: bytes):  # type: ignore[no-untyped-def]
+        searches.append(search)
+        return run(search, pcm)
+
+    monkeypatch.setattr(recogniser, "_run", counted)
+    return searches
+
+
+def _streamed(recogniser, clip: np.ndarray, speculate_on: np.ndarray | None = None):  # type: ignore[no-untyped-def]
+    stream = recogniser.start_stream(Context.LIVE)
+    stream.feed(np.concatenate([clip, _quiet(0.2, 9)]))  # the hangover's quiet is fed too
+    if speculate_on is not None:
+        stream.speculate(speculate_on)
+    return stream.finish(clip)
+
+
+def test_rival_checks_run_in_the_pause_are_not_run_again(speech, recogniser, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from companion.voice.recognisers import PocketSphinxRecogniser
+
+    clip = np.concatenate([_quiet(0.3, 5), speech("Referee, it was a two.", "en-us", 160),
+                           _quiet(0.05, 6)])
+    reference = _streamed(recogniser, clip)
+    assert reference.number_margin is not None  # the number check ran
+    fresh = PocketSphinxRecogniser()
+    searches = _count_searches(monkeypatch, fresh)
+    stream = fresh.start_stream(Context.LIVE)
+    stream.feed(np.concatenate([clip, _quiet(0.2, 9)]))
+    del searches[:]  # the cepstral mean's decode
+    assert stream.speculate(clip) == reference.text
+    done_in_the_pause = len(searches)
+    assert done_in_the_pause >= 2
+    assert stream.finish(clip) == reference  # the same figures ...
+    assert len(searches) == done_in_the_pause  # ... and no search left at the end
+
+
+def test_rival_checks_on_audio_that_went_on_are_not_used(speech, recogniser, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from companion.voice.recognisers import PocketSphinxRecogniser
+
+    clip = np.concatenate([_quiet(0.3, 5), speech("Referee, pop six.", "en-us", 160),
+                           _quiet(0.05, 6)])
+    reference = _streamed(recogniser, clip)
+    assert reference.number_margin is not None
+    fresh = PocketSphinxRecogniser()
+    searches = _count_searches(monkeypatch, fresh)
+    stream = fresh.start_stream(Context.LIVE)
+    stream.feed(np.concatenate([clip, _quiet(0.2, 9)]))
+    del searches[:]  # the cepstral mean's decode
+    # the speaker paused 0.3 s before the end, then spoke on: checks ran on a prefix
+    stream.speculate(clip[: len(clip) - int(0.3 * RATE)])
+    in_the_pause = list(searches)
+    assert len(in_the_pause) >= 2
+    assert stream.finish(clip) == reference
+    assert searches[len(in_the_pause):] == in_the_pause  # all run again, on the whole utterance
+
+
+def test_a_finished_command_ends_early_one_that_may_go_on_waits(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    # "Stop." first, so that the commands are decoded from their first frame
+    stream = np.concatenate([_quiet(0.8), speech("Stop.", "en-us", 160), _quiet(1.0, 1),
+                             speech("Referee, where are the pegs?", "en-us", 160), _quiet(1.0, 2),
+                             speech("Referee, undo.", "en-us", 160), _quiet(1.0, 3)])
+    heard = _stream_through(Listener(recogniser=recogniser), stream)
+    assert [(h.decision.command, h.ended_early) for h in heard if h.decision.command] == [
+        (Command("stop"), False), (Command("status"), True), (Command("undo"), False)]

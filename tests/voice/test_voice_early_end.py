@@ -1,0 +1,141 @@
+"""Ending a finished command before the full hangover, and the rival checks
+run while the speaker pauses: the listener's side, with a scripted streaming
+recogniser over tones whose speech boundaries are known exactly. (The
+recogniser's side, on real speech: tests/voice/test_voice_recognition.py.)"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.voice.audio import RATE, Samples
+from companion.voice.endpoint import Endpointer
+from companion.voice.grammar import Command, Context, can_continue
+from companion.voice.listener import EARLY_END_S, Heard, Listener, ends_early
+from companion.voice.recognisers import Hypothesis, RivalsMatter
+
+BLOCK = 800  # 50 ms, as the microphone delivers
+
+
+def _tone(seconds: float) -> np.ndarray:
+    t = np.arange(int(seconds * RATE)) / RATE
+    return (0.3 * np.sin(2 * np.pi * 300 * t)).astype(np.float32)
+
+
+def _quiet(seconds: float, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).normal(0, 1e-3, int(seconds * RATE)).astype(np.float32)
+
+
+class ScriptedStream:
+    """Hears *texts* in turn: the next one after each pause it is told of."""
+
+    def __init__(self, context: Context, texts: list[str]) -> None:
+        self.context = context
+        self.second_opinion: Hypothesis | None = None
+        self._texts = texts
+        self.speculated: list[int] = []  # clip lengths the checks were run on
+        self.finished: list[int] = []
+
+    def feed(self, samples: Samples) -> None:
+        pass
+
+    def partial(self) -> tuple[str, float]:
+        return self._texts[min(len(self.speculated), len(self._texts)) - 1], 0.99
+
+    def unexplained_so_far(self, clip: Samples) -> float:
+        return 0.0
+
+    def speculate(self, clip: Samples, rivals_matter: RivalsMatter | None = None) -> str:
+        self.speculated.append(len(clip))
+        return self.partial()[0]
+
+    def finish(self, clip: Samples, rivals_matter: RivalsMatter | None = None) -> Hypothesis:
+        self.finished.append(len(clip))
+        return Hypothesis(self.partial()[0], 0.99)
+
+    def cancel(self) -> None:
+        pass
+
+
+class ScriptedRecogniser:
+    name = "scripted"
+
+    def __init__(self, *texts: str) -> None:
+        self.texts = list(texts)
+        self.streams: list[ScriptedStream] = []
+
+    def start_stream(self, context: Context, cmn: str | None = None) -> ScriptedStream:
+        self.streams.append(ScriptedStream(context, self.texts))
+        return self.streams[-1]
+
+    def decode(self, samples: Samples, context: Context) -> Hypothesis:
+        raise AssertionError("a streamed utterance is not decoded again")
+
+
+def _play(ear: Listener, stream: np.ndarray) -> list[tuple[float, Heard]]:
+    """(stream seconds when it was heard, what was heard)."""
+    out = []
+    for i in range(0, len(stream), BLOCK):
+        out += [((i + BLOCK) / RATE, h) for h in ear.feed(stream[i:i + BLOCK])]
+    return out + [(len(stream) / RATE, h) for h in ear.finish()]
+
+
+SPEECH = np.concatenate([_quiet(1.0), _tone(0.6), _quiet(1.0, seed=1)])
+SPEECH_END_S = 1.6
+
+
+def test_a_finished_command_after_the_wake_word_is_what_ends_early() -> None:
+    assert ends_early("referee pass", 0.95, Context.LIVE)
+    assert ends_early("referee pop six", 0.95, Context.LIVE)
+    assert ends_early("pass", 0.95, Context.AWAKE)  # the wake word came just before
+    assert not ends_early("referee undo", 0.99, Context.LIVE)  # may become "undo that"
+    assert can_continue("referee undo", Context.LIVE)
+    assert not ends_early("referee red peg on space twenty", 0.99, Context.LIVE)  # "... three"
+    assert not ends_early("referee pass", 0.80, Context.LIVE)  # not sure enough yet
+    assert not ends_early("referee", 0.99, Context.LIVE)  # the wake word alone waits
+    assert not ends_early("stop", 0.99, Context.LIVE)  # no wake word
+    assert not ends_early("five", 0.99, Context.POP)
+    assert not ends_early("referee kick me", 0.99, Context.LIVE)  # not a command
+
+
+def test_a_finished_command_is_decided_after_a_short_wait_on_the_same_audio() -> None:
+    [(when, heard)] = _play(Listener(recogniser=ScriptedRecogniser("referee pass")), SPEECH)  # type: ignore[arg-type]
+    assert heard.decision.command == Command("skip") and heard.ended_early
+    assert SPEECH_END_S + EARLY_END_S - 1e-6 <= when < SPEECH_END_S + EARLY_END_S + 0.06
+    # the same utterance the full hangover gives, and the checks ran on it during the wait
+    [full] = Endpointer().feed(SPEECH)
+    assert np.array_equal(heard.utterance.samples, full.samples)
+    assert heard.utterance.end_s == full.end_s
+
+
+def test_a_command_that_may_go_on_waits_for_the_full_hangover() -> None:
+    ear = Listener(recogniser=ScriptedRecogniser("referee undo"))  # type: ignore[arg-type]
+    [(when, heard)] = _play(ear, SPEECH)
+    assert heard.decision.command == Command("undo") and not heard.ended_early
+    assert when >= SPEECH_END_S + ear.endpointer.hangover / 100
+
+
+def test_what_was_heard_changing_during_the_pause_means_no_early_end() -> None:
+    recogniser = ScriptedRecogniser("referee pass", "referee pass the salt")
+
+    class Changing(ScriptedStream):
+        def partial(self) -> tuple[str, float]:
+            # the decoder's answer moves on after the pause
+            return self._texts[1 if self.speculated else 0], 0.99
+
+    recogniser.start_stream = lambda context, cmn=None: Changing(context, recogniser.texts)  # type: ignore[method-assign]
+    ear = Listener(recogniser=recogniser)  # type: ignore[arg-type]
+    [(when, _heard)] = _play(ear, SPEECH)
+    assert when >= SPEECH_END_S + ear.endpointer.hangover / 100
+
+
+def test_checks_run_in_a_pause_are_run_again_when_speech_resumes() -> None:
+    # "referee pass ... the salt": a 0.15 s pause, then more speech
+    stream = np.concatenate([_quiet(1.0), _tone(0.5), _quiet(0.15, seed=2), _tone(0.4),
+                             _quiet(1.0, seed=3)])
+    recogniser = ScriptedRecogniser("referee", "referee pass the salt")
+    [(_when, heard)] = _play(Listener(recogniser=recogniser), stream)  # type: ignore[arg-type]
+    [spoken] = recogniser.streams
+    # a pause in the middle: checks on the first half, which turned out not to be the utterance
+    assert len(spoken.speculated) == 2 and spoken.speculated[0] < len(heard.utterance.samples)
+    # the final decision was made on the whole utterance, with the checks run on it
+    assert spoken.finished == [len(heard.utterance.samples)] == [spoken.speculated[1]]
