@@ -247,6 +247,9 @@ class Loop:
         #: ``LOST_SAID_QUIET_S``).
         self.lost_said_at: float | None = None
         self.lost_said = False  # ... and said for the present loss ("Back in step" then too)
+        #: "I cannot read the die from here" said; again only after the camera
+        #: has read most pops for a while (see :meth:`_die_blind`).
+        self.die_blind_said = False
         self.cocked_said = False
         #: "I cannot read every hole" said; said again only after a board is read whole.
         self.unclear_said = False
@@ -1185,6 +1188,8 @@ class Loop:
             if same and obs.t - t <= self.settings.spoken_pop_s:
                 return  # the camera catching up with a pop the players already said
         self.pops_read.append(isinstance(obs, PopSettled))
+        if not self._die_blind():
+            self.die_blind_said = False
         self.held_pops.append(obs)
         if self.lost is not None:
             self.lost_pops += 1
@@ -1403,8 +1408,15 @@ class Loop:
         unread = self.unread
         if unread is not None and not unread.said and t - unread.t >= self.settings.unread_say_s:
             unread.said = True
-            if not unread.asked:
+            if unread.asked:
+                pass
+            elif not self._die_blind():
                 self._say(f"I could not read {unread.player.capitalize()}'s pop.")
+            elif not self.die_blind_said:
+                # Said once while the camera keeps failing to read the die,
+                # not after every pop (75 times in a whole rendered game).
+                self.die_blind_said = True
+                self._say("I cannot read the die from here. I will work the pops out from your moves.")
         if tm.missing_since is not None and not tm.missing_said and t - tm.missing_since >= self.settings.missing_peg_s:
             tm.missing_said = True
             self._say("I cannot see every peg. Please put each peg back on its hole.")

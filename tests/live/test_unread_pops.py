@@ -291,3 +291,24 @@ def test_play_going_on_after_an_unread_who_goes_first_pop_is_told_once_and_a_tur
     assert any("I did not see Blue's pop" in t for t in said(speaker))
     loop.handle(Spoken(9.0, "pop", {"value": 6}))
     assert [e["event"] for _, e in loop.events][-3:] == ["pop", "move", "extra-pop"]
+
+
+def test_when_the_die_cannot_be_read_for_pop_after_pop_that_is_said_once() -> None:
+    # Every pop seen, none read (a die the camera cannot make out): "I could
+    # not read Red's pop" after each one is nagging (75 times in a whole
+    # rendered game); it is said for the first two, then once that the pops
+    # will be worked out from the moves.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.start([["red"], ["blue"]], None, "red")
+    loop.handle(BoardStable(1.0, board()))
+    t = 8.0
+    for _ in range(6):
+        loop.handle(PopUnread(t))  # Red, Blue, Red ...: all in Home, no peg moves
+        loop.handle(Tick(t + 2.0))
+        loop.handle(BoardStable(t + 2.5, board()))
+        t += 4.0
+    lines = said(speaker)
+    assert sum("could not read" in line for line in lines) == 2
+    assert lines.count("I cannot read the die from here. I will work the pops out from your moves.") == 1
+    assert "illegal" not in kinds(loop)
