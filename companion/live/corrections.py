@@ -88,6 +88,12 @@ def handle_spoken(loop: Loop, cmd: Spoken) -> None:
         if loop.stage not in ("game", "check", "over") or loop.referee.state is None:
             loop.say("The game has not started yet.")
             return
+        if loop.stage == "over" and intent == "pop":
+            # A number said after the win (a late answer to "say the number
+            # you popped") corrects nothing: the referee would refuse it as an
+            # illegal input, which the table hears as a call.
+            loop.say("The game is over.")
+            return
         _correct(loop, cmd)
         return
     loop.say("Sorry, I cannot do that.")

@@ -317,6 +317,21 @@ def test_a_finished_game_records_its_places() -> None:
     assert recorder.places == ["red", "blue"]
 
 
+def test_a_number_said_after_the_win_is_no_correction_and_no_call() -> None:
+    # A late answer to "say the number you popped", after the winning move:
+    # fed to the referee it was refused as an illegal input, which the table
+    # hears as a call (the truth benchmark with unread pops counted one).
+    loop, speaker, _ = started()
+    loop.referee.feed({"setup": {"players": ["red", "blue"], "turn": "red", "pegs": {"red": ["finish:1", "finish:2", "finish:3", "track:26"]}}})
+    loop.last_board = None
+    loop.handle(PopSettled(30.0, 6))
+    loop.handle(BoardStable(31.0, board(red=["finish:1", "finish:2", "finish:3", "finish:4"])))
+    n = len(loop.events)
+    loop.handle(Spoken(32.0, "pop", {"value": 1}))
+    assert loop.events[n:] == []
+    assert said(speaker)[-1] == "The game is over."
+
+
 def test_a_move_with_no_pop_seen_asks_for_the_pop_instead_of_calling_it_illegal() -> None:
     loop, speaker, _ = started()
     loop.handle(PopSettled(8.0, 4))  # red cannot move: Blue's turn
