@@ -48,6 +48,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     video.add_argument("--size", default="1280x720", help="frame size WxH (default 1280x720)")
     video.add_argument("--fps", type=float, default=10.0, help="frame rate (default 10)")
     video.add_argument("--clean", action="store_true", help="tidy scenes: camera straight above, even light, no noise")
+    video.add_argument("--illegal", type=float, default=0.0,
+                       help="chance per plain track move that the player first moves one space off, waits for "
+                            "the call and puts it back (default 0)")
     video.add_argument("--jobs", type=int, default=1, help="games rendered and read at once, one process each (default 1)")
     video.add_argument("--keep-readings", type=Path, metavar="DIR",
                        help="also write each game's per-frame readings to DIR/game{seed}.pkl (a development cache)")
@@ -102,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--jobs must be at least 1, not {args.jobs}")
     if not 0.0 <= args.unread <= 1.0:
         raise UserError(f"--unread is a chance from 0 to 1, not {args.unread}")
+    if not 0.0 <= getattr(args, "illegal", 0.0) <= 1.0:
+        raise UserError(f"--illegal is a chance from 0 to 1, not {args.illegal}")
     kinds = _kinds(getattr(args, "messes", ""))
     if args.source == "video":
         from companion.bench.referee_video import run_video

@@ -54,7 +54,8 @@ def run_video(args: argparse.Namespace) -> int:
     scope = f"{turns} turns each" if turns else "full games"
     print(
         f"source: rendered video ({size[0]}x{size[1]}, {args.fps:g} fps, "
-        f"{'clean' if args.clean else 'random'} scenes, {scope}) through vision and the loop"
+        f"{'clean' if args.clean else 'random'} scenes, {scope}"
+        f"{f', illegal={args.illegal:g}' if getattr(args, 'illegal', 0.0) else ''}) through vision and the loop"
     )
     print(f"games: {games}")
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
@@ -75,7 +76,7 @@ def run_video(args: argparse.Namespace) -> int:
 
 
 def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fps: float, clean: bool,
-         keep: Path | None = None, kept: Path | None = None) -> Any:
+         keep: Path | None = None, kept: Path | None = None, illegal: float = 0.0) -> Any:
     from companion.bench.referee import _players
     from companion.live.clips import replay_kept_game, run_game
 
@@ -86,7 +87,8 @@ def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fp
 
             raise UserError(f"{path}: no kept readings for seed {seed} (run with --keep-readings {kept} first)")
         return replay_kept_game(path)
-    return run_game(seed, _players(seed, n_players), keep=keep, turns=turns, size=size, fps=fps, clean=clean)
+    return run_game(seed, _players(seed, n_players), keep=keep, turns=turns, size=size, fps=fps, clean=clean,
+                    illegal=illegal)
 
 
 def _games(
@@ -97,14 +99,15 @@ def _games(
     so frames per second still counts one core)."""
     wh = (int(size[0]), int(size[1]))
     keep, kept = getattr(args, "keep_readings", None), getattr(args, "from_readings", None)
+    illegal = float(getattr(args, "illegal", 0.0) or 0.0)
     if jobs == 1:
         for seed in seeds:
-            yield _one(seed, args.players, turns, wh, args.fps, args.clean, keep, kept)
+            yield _one(seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_one, seed, args.players, turns, wh, args.fps, args.clean, keep, kept)
+        futures = [pool.submit(_one, seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal)
                    for seed in seeds]
         for future in futures:
             yield future.result()

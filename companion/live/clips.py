@@ -101,11 +101,13 @@ def render_game(
     size: tuple[int, int] = (640, 480),
     fps: float = 10.0,
     clean: bool = False,
+    illegal: float = 0.0,
 ) -> tuple[Iterable[tuple[Any, Any]], dict[str, Any]]:
     """A seeded random game's frames (lazily rendered) and its set-up line.
 
     The scene is random (camera tilt, light, glare, noise) unless *clean*;
-    the hands come from the script, as in ``companion simulate``.
+    the hands come from the script, as in ``companion simulate``; *illegal*
+    is the chance of a wrong-count move put right (``random_game_script``).
     """
     import numpy as np
 
@@ -118,7 +120,7 @@ def render_game(
     rng = np.random.default_rng(seed)
     scene = Scene.default(layout, size=size) if clean else Scene.random(rng, layout, size=size)
     scene = replace(scene, hand=None, motion_blur_px=0.0)
-    game = random_game_script(seed, list(players), turns, layout)
+    game = random_game_script(seed, list(players), turns, layout, illegal=illegal)
     die = DieView(int(rng.integers(1, 7)))
     frames = simulate_script(game.actions, scene, seed, setup=game.setup, layout=layout, fps=fps, die=die)
     return frames, game.setup

@@ -139,14 +139,21 @@ def simulate_script(
             yield shoot(inputs, events)
 
 
-def random_game_script(seed: int, players: Sequence[str] | None = None, turns: int | None = None, layout: Layout | None = None) -> GameScript:
+def random_game_script(seed: int, players: Sequence[str] | None = None, turns: int | None = None,
+                       layout: Layout | None = None, illegal: float = 0.0) -> GameScript:
     """A random legal game (to the end, or *turns* turns) as a physical script.
 
     Moves are chosen with the rules engine; pops are fair die rolls; now and
     then the die lands cocked and is tapped, or a hand passes over the board.
+    With *illegal* (a chance per plain track move), the player first moves
+    the peg one space too far or too short, lets go, waits for the call and
+    puts it back before making the move: a referee must call each such board
+    once. The decisions use their own random stream, so the game itself (its
+    pops and moves) is the same whatever *illegal* is.
     """
     layout = layout or load_layout()
     rnd = random.Random(seed)
+    rnd_illegal = random.Random(seed * 7919 + 17)
     chosen = list(players) if players else list(COLORS)
     setup: dict[str, Any] = {"players": chosen, "turn": chosen[0]}
     referee = Referee()
@@ -158,6 +165,8 @@ def random_game_script(seed: int, players: Sequence[str] | None = None, turns: i
         if state.phase is rules.Phase.MOVE:
             move = rnd.choice(rules.legal_moves(state))
             before = state.position()
+            if illegal > 0.0 and rnd_illegal.random() < illegal:
+                actions += _wrong_count_detour(layout, before, move, rnd_illegal)
             actions += _physical_move(layout, before, move, rnd)
             events = referee.feed({"move": {"color": move.color, "from": move.from_place, "to": move.to_place}})
         else:
@@ -176,6 +185,24 @@ def random_game_script(seed: int, players: Sequence[str] | None = None, turns: i
             break
     actions.append(Wait(seconds=1.0))
     return GameScript(setup, tuple(actions), turns_done)
+
+
+def _wrong_count_detour(layout: Layout, before: dict[str, list[str]], move: rules.Move,
+                        rnd: random.Random) -> list[Action]:
+    """A plain track move first made one space off (onto an empty track
+    space), left for the referee's call, then put back; [] when the move is
+    not a plain track move or both wrong spaces are taken."""
+    if move.victim is not None or not (move.from_place.startswith("track:") and move.to_place.startswith("track:")):
+        return []
+    taken = {place for places in before.values() for place in places}
+    to = int(move.to_place.split(":")[1])
+    wrong = [f"track:{(to - 1 + d) % 28 + 1}" for d in rnd.sample([1, -1], 2)]
+    wrong = [w for w in wrong if w not in taken and w != move.from_place]
+    if not wrong:
+        return []
+    frm = hole_for(move.color, move.from_place)
+    off = hole_for(move.color, wrong[0])
+    return move_peg(frm, off) + [Wait(seconds=round(rnd.uniform(2.5, 4.0), 2))] + move_peg(off, frm)
 
 
 def _physical_move(layout: Layout, before: dict[str, list[str]], move: rules.Move, rnd: random.Random) -> list[Action]:

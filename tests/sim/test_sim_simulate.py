@@ -159,3 +159,20 @@ def test_camera_nudge_and_light_change_show_in_the_frames() -> None:
     assert before is not None and after is not None and after.mean() < before.mean() * 0.75
     assert any(t.hand for _, t in frames[7:])
     assert [e for _, t in frames for e in t.events] == [e for e in frames[0][1].events]  # nothing for the referee
+
+
+def test_wrong_count_detours_are_called_once_each_and_leave_the_game_as_it_was() -> None:
+    plain = random_game_script(8, ["red", "blue"], layout=LAYOUT)
+    messy = random_game_script(8, ["red", "blue"], layout=LAYOUT, illegal=0.3)
+    assert random_game_script(8, ["red", "blue"], layout=LAYOUT, illegal=0.0) == plain
+
+    def played(game: Any) -> list[dict[str, Any]]:
+        return [t for _, t in simulate_script(game.actions, SCENE, 8, setup=game.setup, layout=LAYOUT,
+                                              render_frames=False)]
+
+    got = events(played(messy))
+    calls = [e for e in got if e["event"] == "illegal"]
+    assert len(calls) >= 3
+    assert all(e["reason"] == "wrong-count" for e in calls)
+    # Put back each time: the game is the same one, event for event.
+    assert [e for e in got if e["event"] != "illegal"] == events(played(plain))
