@@ -14,7 +14,6 @@ simulator and reads it back through the vision stream.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -147,9 +146,10 @@ def run(args: argparse.Namespace) -> int:
             f"{passed} passed with no peg moved (value unknown: that game counts as wrong)"
         )
     if delays:
+        from companion.live.judge import delay_summary
+
         print(
-            f"delay settled -> announced: mean {statistics.fmean(delays):.3f} s, "
-            f"max {max(delays):.3f} s (game time; {len(delays)} pops and moves)"
+            f"delay settled -> announced: {delay_summary(delays)} (game time; {len(delays)} pops and moves)"
         )
     print(f"loop speed: {observations / spent if spent else 0:.0f} observations/s on one core (CPU time)")
     for line in failures[:10]:

@@ -10,7 +10,6 @@ process, one core), not the renderer.
 from __future__ import annotations
 
 import argparse
-import statistics
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -66,8 +65,10 @@ def run_video(args: argparse.Namespace) -> int:
         f"{passed} passed with no peg moved (value unknown: that game counts as wrong)"
     )
     if delays:
+        from companion.live.judge import delay_summary
+
         print(
-            f"delay settled -> announced: mean {statistics.fmean(delays):.3f} s, max {max(delays):.3f} s "
+            f"delay settled -> announced: {delay_summary(delays)} "
             f"(video time; {len(delays)} pops read by the camera and moves, matched to the truth)"
         )
     print(f"vision + loop: {frames / vision_s if vision_s else 0:.1f} frames/s on one core, CPU time ({frames} frames)")

@@ -156,6 +156,20 @@ def _delays(
     return delays
 
 
+def delay_summary(delays: Sequence[float], target_s: float = 0.5) -> str:
+    """Mean, 95th percentile, share within *target_s* and max of announcement delays.
+
+    >>> delay_summary([0.1, 0.2, 0.3, 4.0])
+    'mean 1.150 s, 95th percentile 4.000 s, 75.0% within 0.5 s, max 4.000 s'
+    """
+    ordered = sorted(delays)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    within = 100.0 * sum(d <= target_s + 1e-9 for d in ordered) / len(ordered)
+    mean = sum(ordered) / len(ordered)
+    return (f"mean {mean:.3f} s, 95th percentile {p95:.3f} s, {within:.1f}% within {target_s:g} s, "
+            f"max {ordered[-1]:.3f} s")
+
+
 def _short(item: object) -> str:
     if isinstance(item, dict):
         return "{" + ", ".join(f"{k}={v}" for k, v in item.items() if v is not None) + "}"

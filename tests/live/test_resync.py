@@ -555,3 +555,12 @@ def test_lost_track_is_not_said_again_within_two_minutes_nor_back_in_step_after_
     loop._lose_track(board(), board())
     loop.handle(Tick(172.0))
     assert said(speaker).count(LOST) == 1 and loop.lost_said is True
+
+
+def test_judge_doctests() -> None:
+    import doctest
+
+    import companion.live.judge
+
+    result = doctest.testmod(companion.live.judge)
+    assert result.attempted >= 1 and result.failed == 0
