@@ -139,3 +139,15 @@ def test_checks_run_in_a_pause_are_run_again_when_speech_resumes() -> None:
     assert len(spoken.speculated) == 2 and spoken.speculated[0] < len(heard.utterance.samples)
     # the final decision was made on the whole utterance, with the checks run on it
     assert spoken.finished == [len(heard.utterance.samples)] == [spoken.speculated[1]]
+
+
+def test_in_noise_a_finished_command_waits_for_the_full_hangover() -> None:
+    # speech 15 dB over white noise: the endpointer sees dips inside phrases there
+    rng = np.random.default_rng(4)
+    noisy = np.concatenate([_quiet(1.0), _tone(0.6), _quiet(1.0, seed=1)])
+    noise_rms = float(np.sqrt(np.mean(_tone(0.6) ** 2))) / 10 ** (15 / 20)
+    noisy = (noisy + rng.normal(0, noise_rms, len(noisy))).astype(np.float32)
+    ear = Listener(recogniser=ScriptedRecogniser("referee pass"))  # type: ignore[arg-type]
+    [(when, heard)] = _play(ear, noisy)
+    assert heard.decision.command == Command("skip") and not heard.ended_early
+    assert when >= SPEECH_END_S + ear.endpointer.hangover / 100
