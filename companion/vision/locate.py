@@ -176,6 +176,7 @@ def estimate_focal(homography: np.ndarray, image_size: tuple[int, int]) -> tuple
 def camera_from_points(
     board_mm: np.ndarray, image_px: np.ndarray, plane_homography: np.ndarray,
     image_size: tuple[int, int], plane_z_mm: float = 0.0, refine_lens: bool = True,
+    focal_px: float | None = None,
 ) -> CameraPose:
     """The camera pose from points of one plane (at board z ``plane_z_mm``) seen at known pixels.
 
@@ -185,7 +186,7 @@ def camera_from_points(
     the table below the board, that would shift every hole by pixels).
     """
     w, h = image_size
-    f, measured = estimate_focal(plane_homography, image_size)
+    f, measured = estimate_focal(plane_homography, image_size) if focal_px is None else (focal_px, False)
     K = np.array([[f, 0.0, w / 2.0], [0.0, f, h / 2.0], [0.0, 0.0, 1.0]])
     flat = np.hstack([board_mm, np.zeros((len(board_mm), 1))]).astype(np.float64)
     img = image_px.astype(np.float64)
@@ -271,7 +272,13 @@ class BoardLocator:
         self.corners_px = corners_px
         dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.dictionary))
         params = cv2.aruco.DetectorParameters()
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        # Corners from lines fitted to each marker's contour, not from the
+        # grey-level saddle (CORNER_REFINE_SUBPIX): motion blur makes a marker
+        # look about 5% larger to the saddle search, which put the focal
+        # length and every hole out by 5-20 px in blurred frames (rendered
+        # dev frames with 5-10 px of blur: mean corner error 1.69 -> 0.54 px;
+        # sharp frames 0.99 -> 0.62 px).
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
         # Markers 40-60 px wide under noise and JPEG decode far more reliably
         # with 8 px per cell than with the default 4 (measured on rendered
         # frames: all four found in 70% instead of 30%, three or more in 100%
@@ -422,16 +429,67 @@ class BoardLocator:
             return LocateFailure("the board markers do not fit one board plane", seen)
         # Board z points into the table, so markers below the board's surface
         # (on the table) have positive z.
-        cam = camera_from_points(board[mask], image[mask], hom, size,
-                                 plane_z_mm=-self.geometry.marker_height_mm)
-        if gray is not None:
-            # The markers lie around the board on one plane; the board's own
-            # empty holes pin down the lens and the pose where the pegs are.
-            cam = refine_with_holes(gray, cam, board[mask], image[mask], self.geometry)
+        cam, refined = self._camera(board[mask], image[mask], hom, size, gray)
+        if gray is not None and not refined:
+            fit = hole_fit(gray, cam, self.geometry)
+            if fit < GOOD_HOLE_FIT:
+                # The focal length comes from the markers' perspective, which
+                # a few tenths of a pixel change a lot when a strong lens bends
+                # the corners of three markers; then the holes are out by tens
+                # of pixels, too far for the refit on the holes to find them.
+                # Start again from typical webcam fields of view instead, and
+                # keep the pose under which the holes are where it puts them.
+                for hfov in RETRY_HFOV_DEG:
+                    f = (size[0] / 2.0) / np.tan(np.radians(hfov / 2.0))
+                    other, _ = self._camera(board[mask], image[mask], hom, size, gray, focal_px=f)
+                    other_fit = hole_fit(gray, other, self.geometry)
+                    if other_fit > fit:
+                        cam, fit = other, other_fit
         pose = BoardPose(board_homography(cam), hom, cam, "markers", seen, rms)
         self._last = pose
         self._last_markers = dict(found)
         return pose
+
+    def _camera(self, board: np.ndarray, image: np.ndarray, hom: np.ndarray, size: tuple[int, int],
+                gray: np.ndarray | None, focal_px: float | None = None) -> tuple[CameraPose, bool]:
+        """The camera from the markers, refined on the holes when *gray* is given;
+        and whether that refit was kept (the holes were found where it puts them)."""
+        cam = camera_from_points(board, image, hom, size, plane_z_mm=-self.geometry.marker_height_mm,
+                                 focal_px=focal_px)
+        if gray is None:
+            return cam, False
+        # The markers lie around the board on one plane; the board's own
+        # empty holes pin down the lens and the pose where the pegs are.
+        refined = refine_with_holes(gray, cam, board, image, self.geometry)
+        return refined, refined is not cam
+
+
+#: Fields of view (degrees) a pose is tried again from when its holes do not fit.
+RETRY_HFOV_DEG = (50.0, 60.0, 70.0, 80.0)
+
+#: A pose under which at least this share of the holes shows a dark spot
+#: where it puts them (within half a hole radius) needs no second opinion.
+GOOD_HOLE_FIT = 0.5
+
+
+def hole_fit(gray: np.ndarray, camera: CameraPose, geometry: BoardGeometry) -> float:
+    """The share of the board's holes whose dark spot lies where *camera* puts them.
+
+    Holes with pegs show no dark spot, so a right pose scores the share of
+    empty holes in view (most games have well over half the holes empty);
+    a pose out by a few pixels scores near zero.
+    """
+    n = len(geometry.holes_mm)
+    holes3 = np.column_stack([geometry.holes_mm, np.zeros(n)])
+    pred = camera.project(holes3)
+    radius = np.linalg.norm(camera.project(holes3 + [geometry.hole_radius_mm, 0.0, 0.0]) - pred, axis=1)
+    found = _spots(gray, pred, radius, 1.0, geometry, min_holes=0)
+    if found is None:
+        return 0.0
+    board, image = found
+    idx = [int(np.argmin(np.linalg.norm(geometry.holes_mm - b, axis=1))) for b in board]
+    d = np.linalg.norm(image - pred[idx], axis=1)
+    return float(np.count_nonzero(d <= 0.5 * radius[idx])) / n
 
 
 def _cells(patch: np.ndarray) -> np.ndarray:
@@ -550,7 +608,7 @@ def refine_with_holes(
 
 
 def _spots(gray: np.ndarray, pred: np.ndarray, radius: np.ndarray, reach_factor: float,
-           geometry: BoardGeometry) -> tuple[np.ndarray, np.ndarray] | None:
+           geometry: BoardGeometry, min_holes: int = MIN_HOLES) -> tuple[np.ndarray, np.ndarray] | None:
     """Board points and image centroids of the holes' dark spots near *pred*."""
     h, w = gray.shape[:2]
     board, image = [], []
@@ -567,7 +625,7 @@ def _spots(gray: np.ndarray, pred: np.ndarray, radius: np.ndarray, reach_factor:
         if spot is not None:
             board.append(geometry.holes_mm[i])
             image.append((spot[0] + x0, spot[1] + y0))
-    if len(board) < MIN_HOLES:
+    if len(board) < max(min_holes, 1):
         return None
     return np.array(board, dtype=np.float64), np.array(image, dtype=np.float64)
 
