@@ -140,7 +140,7 @@ def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
     body or base must agree; a saturated sample of no peg colour (a sleeve,
     a hand) vetoes.
     """
-    if ev.recess_share[i] > 0.0:
+    if ev.recess_share[i] > WEAK_MAX_RECESS_SHARE:
         return None
     votes = []
     for sat, cos in ((ev.top_saturation, ev.top_cosine), (ev.body_saturation, ev.body_cosine),
@@ -168,7 +168,7 @@ def _standing_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
     or two of pose error, glare on the cap). The caller treats such a peg as
     ambiguous: it is kept only when the rules' prior confirms it.
     """
-    if ev.recess_share[i] > 0.0:
+    if ev.recess_share[i] > WEAK_MAX_RECESS_SHARE:
         return None
     k = int(np.argmax(ev.body_cosine[i]))
     for sat, cos in ((ev.body_saturation, ev.body_cosine), (ev.base_saturation, ev.base_cosine)):
@@ -189,9 +189,34 @@ def _plastic(ev: HoleEvidence, i: int) -> bool:
     most 1.02 times as bright as the rim, and 95% of real pegs above 1.06;
     the bar is 1.08 (1.06 and 1.12 tried on seeds 5000-5799: 1.06 gained
     a little more, with less margin). The body must also be clearly the colour.
+
+    A cap only as bright as the board around it still counts when the body
+    and the inner base are both deeply saturated with the colour: a real peg
+    standing in its Home shows its own body there, while the phantom of an
+    empty hole (its top on the print or on a farther peg) shows a paler body
+    (dev seeds 1000-1999 and 5000-5999, hidden pegs on their own print with a
+    cap under 1.08: one phantom in 61 had a body of 0.85 and a pale base,
+    against most of the real ones; such real pegs were left unknown whenever
+    a hand was elsewhere on the board, or dropped by the four-per-colour
+    prior for a phantom).
     """
     return bool(ev.top_value[i] >= CAP_BRIGHTER * ev.rim_value[i]
-                and ev.body_saturation[i] >= CAP_BODY_SATURATION)
+                and ev.body_saturation[i] >= CAP_BODY_SATURATION) or bool(
+        ev.top_value[i] >= SOLID_TOP_BRIGHTER * ev.rim_value[i]
+        and ev.body_saturation[i] >= SOLID_BODY_SATURATION
+        and ev.base_saturation[i] >= SOLID_BASE_SATURATION)
+
+
+def _lit_cap(ev: HoleEvidence, i: int) -> bool:
+    """A washed-out or missed cap (a weak or body-only peg) that is still plainly a lit cap.
+
+    Glare on a cap washes its colour out, which is why such pegs are read
+    only weakly; but the same glare makes the cap far brighter than the board
+    around its hole. The phantoms the weak rules let through (an empty hole
+    on its own colour's print, seen through blur) were never as bright.
+    """
+    return bool(ev.top_value[i] >= LIT_CAP_BRIGHTER * ev.rim_value[i]
+                and ev.body_saturation[i] >= LIT_CAP_BODY_SATURATION)
 
 
 def _all_agree(ev: HoleEvidence, model: ColourModel) -> np.ndarray:
@@ -227,6 +252,17 @@ DARK_RECESS_RELATIVE = 0.4
 #: saturated, is plastic (:func:`_plastic`).
 CAP_BRIGHTER = 1.08
 CAP_BODY_SATURATION = 0.7
+#: ... or a cap at least as bright as that board over a body and an inner
+#: base this saturated (a solid peg, :func:`_plastic`).
+SOLID_TOP_BRIGHTER = 1.0
+SOLID_BODY_SATURATION = 0.85
+SOLID_BASE_SATURATION = 0.8
+
+#: A weak or body-only peg whose cap is this much brighter than the board
+#: around its hole, over a body this saturated, is sure, not ambiguous
+#: (:func:`_lit_cap`).
+LIT_CAP_BRIGHTER = 1.3
+LIT_CAP_BODY_SATURATION = 0.35
 
 #: A peg read where its hole's inner base is less saturated than this is
 #: ambiguous: a peg's foot fills the hole with its colour, a blurred empty
@@ -248,12 +284,22 @@ FOOT_MAX_SHARE = 0.7
 FOOT_BASE_SATURATION = 0.8
 
 #: A hole mostly hidden by a nearer peg is empty when its top shows no colour
-#: (saturation below this; below half of it, or darker than ``BARE_TOP_VALUE``).
-BARE_TOP_SATURATION = 0.3
-BARE_TOP_VALUE = 0.3
+#: (saturation below this) or no lit cap: darker than ``BARE_TOP_VALUE`` of
+#: white, whatever its saturation (the dark recess of a farther hole, whose
+#: chroma is noise). The 0.1st percentile of real caps is 0.56; of the
+#: 30,660 pegs no hand covered on dev seeds 1000-1999 and 5000-5999, 3 were
+#: darker than 0.35 (a hand's shadow; 106 of 1,276 pegs under a hand).
+#: (Was: saturation below 0.3, and below 0.15 or darker than 0.3.)
+BARE_TOP_SATURATION = 0.15
+BARE_TOP_VALUE = 0.35
+BARE_TOP_RELATIVE = 0.6
 
 #: The saturation body and base must both show for :func:`_standing_peg`.
 STANDING_SATURATION = 0.6
+
+#: The weak and body-only rules need a base with no recess, save the pixel
+#: or three (of 37) that a peg's own shadow at its foot darkens enough.
+WEAK_MAX_RECESS_SHARE = 0.09
 
 #: The saturation a washed-out peg must still show on top, body and base alike.
 WEAK_SATURATION = 0.22
@@ -371,8 +417,8 @@ def classify(
         elif hidden[i]:
             # A peg here would show its top; none does, and a nearer peg hides the recess.
             states[i], conf[i], reason[i] = "empty", 0.8, "hidden-no-top"
-        elif mostly_hidden[i] and ev.top_saturation[i] < BARE_TOP_SATURATION and (
-                ev.top_saturation[i] < BARE_TOP_SATURATION / 2 or ev.top_value[i] < BARE_TOP_VALUE):
+        elif mostly_hidden[i] and (ev.top_saturation[i] < BARE_TOP_SATURATION or (
+                ev.top_value[i] < BARE_TOP_VALUE and ev.top_value[i] < BARE_TOP_RELATIVE * ev.rim_value[i])):
             # The few base pixels left beside the nearer peg show no recess
             # (its blurred edge), but the top shows no cap at all: grey board,
             # or the dark recess of a farther hole.
@@ -389,7 +435,7 @@ def classify(
         else:
             states[i], conf[i], reason[i] = "unknown", 0.0, "no-evidence"
     ambiguous = np.zeros(n, dtype=bool)
-    ambiguous[weak_pegs] = True
+    ambiguous[[k for k in weak_pegs if not _lit_cap(ev, k)]] = True
     for i in pegs_so_far:
         if not mostly_hidden[i]:
             # A peg's foot fills its hole with its colour; a pale base is a
@@ -406,7 +452,7 @@ def classify(
     pegness = ev.top_saturation + ev.body_saturation
     before = list(states)
     suspect = np.array([hole_owner[k] == states[k] and not _plastic(ev, k) for k in range(n)])
-    _four_per_colour(states, conf, ambiguous, pegness, suspect, hole_owner)
+    _four_per_colour(states, conf, ambiguous, pegness, suspect, ev.body_saturation, hole_owner)
     if why is not None:
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
                   for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
@@ -418,7 +464,7 @@ MAX_BLEMISHES = 2
 
 
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
-                     pegness: np.ndarray, suspect: np.ndarray,
+                     pegness: np.ndarray, suspect: np.ndarray, body: np.ndarray,
                      hole_owner: tuple[str | None, ...]) -> None:
     """Apply the rules' prior in place: every colour has exactly four pegs.
 
@@ -426,8 +472,14 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
     first) and made empty; if the excess is not explained by ambiguous pegs,
     as many become unknown, *suspect* ones first (read on the print of their
     own colour with no lit cap: where a blurred empty hole's phantom comes
-    from), then the least sure: the reader never picks a peg to drop at
-    random.
+    from), then those whose *body* (half height) is least saturated: the
+    reader never picks a peg to drop at random. A real peg shows its own
+    body there; a phantom, whose top point falls on a farther peg's side or
+    a cap of the wrong hole, shows the print or the edge of a nearer peg
+    (dev seeds 1000-1999 and 5000-5999: in every pair of a phantom and a real
+    peg of one colour, the phantom's body was the paler, 0.21-0.89 against
+    0.97-1.33; ordered by the top's sureness as before, the real peg went
+    unknown and the phantom stayed as often as not).
 
     A hole of a colour's Home or Finish can hold only that colour's peg, so
     when that colour's four pegs are all seen surely elsewhere, an unknown
@@ -450,7 +502,7 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
         excess -= min(excess, len(weak))
         if excess > 0:
             left = [i for i in idx if states[i] == colour]
-            for i in sorted(left, key=lambda i: (not suspect[i], conf[i]))[:excess]:
+            for i in sorted(left, key=lambda i: (not suspect[i], body[i]))[:excess]:
                 states[i], conf[i] = "unknown", 0.0
     # A hand covers many holes; one or two unreadable holes on an otherwise
     # readable board are a blemish (a glint, a shadow on the print), and
