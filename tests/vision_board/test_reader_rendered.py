@@ -146,3 +146,29 @@ def test_manual_corners_read_a_board_without_markers() -> None:
     reading = BoardReader(LAYOUT, corners_px=corners, read_die=False).read(frame)
     assert reading.found and reading.pose is not None and reading.pose.source == "corners"
     assert reading.pegs_json() == {c: list(v) for c, v in truth.pegs.items()}
+
+
+@pytest.mark.slow
+def test_every_hole_in_motion_blurred_frames_the_saddle_corners_got_wrong() -> None:
+    # 8-10 px of motion blur, random cameras and hands: the frames among
+    # seeds 9816-9999 on which the locator, with the markers' corners from
+    # the grey-level saddle search, put the holes pixels out (the reader then
+    # read 8.7% of these holes wrong and left 32% unknown). Now: 0 wrong and
+    # 0.5% unknown.
+    holes = wrong = unknown = 0
+    for seed in (9831, 9852, 9862, 9871, 9936, 9945, 9976, 9982):
+        rng = np.random.default_rng(seed)
+        scene = _scene(seed, motion_blur_px=float(rng.uniform(8, 10)))
+        frame, truth = render(random_position(rng), DieView(3), scene, seed=seed)
+        reading = BoardReader(LAYOUT, read_die=False).read(frame)
+        assert reading.found, f"seed {seed}: {reading.reason}"
+        covered = covered_holes(truth)
+        for hole in reading.holes:
+            if hole.hole in covered:
+                continue
+            holes += 1
+            want = truth.occupancy.get(hole.hole, "empty")
+            unknown += hole.state == "unknown"
+            wrong += hole.state not in ("unknown", want)
+    assert wrong / holes <= 0.005
+    assert unknown / holes <= 0.02
