@@ -198,6 +198,46 @@ def _moved_forward(colour: str, target: _Target, travels: AbstractSet[tuple[str,
     return False
 
 
+def pips_needed(position: Mapping[str, Sequence[str]], board: Mapping[str, Sequence[str]]) -> int:
+    """The fewest pips of popping that turn *position* into *board*.
+
+    Per colour, pegs are matched between the two so that the total is least:
+    a peg moved forward costs its steps, a bring-out 6 plus its steps from the
+    Start, a peg sent Home (bumped) or seen behind where it was (misread,
+    not a move) nothing. A board needing far more pips than the pops seen
+    hold was reached with pops the camera never saw.
+
+    >>> pips_needed({"red": ["home", "track:5"]}, {"red": ["track:3", "track:9"]})
+    12
+    >>> pips_needed({"red": ["track:9"]}, {"red": ["home"]})
+    0
+    """
+    from itertools import permutations
+
+    from companion.rules import COLOR_INDEX, PlaceError, parse_place, progress
+
+    total = 0
+    for colour, was in position.items():
+        now = list(board.get(colour, ()))
+        c = COLOR_INDEX[colour]
+        try:
+            before = [progress(c, parse_place(p)) for p in was]
+            after = [progress(c, parse_place(p)) for p in now]
+        except PlaceError:
+            continue
+        if len(before) != len(after):
+            continue
+
+        def cost(a: int, b: int) -> int:
+            if b == a or b < a:
+                return 0  # unchanged, sent Home, or seen behind: no pips
+            return 6 + b if a < 0 else b - a  # from Home: the 6, then on from the Start (progress 0)
+
+        total += min(sum(cost(a, b) for a, b in zip(before, order, strict=True))
+                     for order in permutations(after))
+    return total
+
+
 #: Spaces on the track, and the farthest a peg "moved" forward is still
 #: taken for a move (a pop of 6 and a miscount) rather than a misread peg.
 TRACK = 28

@@ -39,7 +39,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.live import boards
-from companion.live.catch_up import MAX_POPS, MAX_UNREAD, only_way, pegs_misread_home, who_moved
+from companion.live.catch_up import (
+    MAX_POPS,
+    MAX_UNREAD,
+    only_way,
+    pegs_misread_home,
+    pips_needed,
+    who_moved,
+)
 from companion.live.observations import (
     BoardFound,
     BoardLost,
@@ -69,6 +76,10 @@ from companion.rules import pop as rules_pop
 DIE_BLIND_OF = 8
 DIE_BLIND_MIN = 3
 DIE_BLIND_SHARE = 0.75
+#: A board needing more pips than this beyond the pops seen is taken as pops
+#: the camera never saw (``Loop._pops_missed``), not as a wrong move: more than
+#: a whole pop beyond, so a miscount or a peg moved without a 6 is still called.
+MISSED_PIPS = 6
 #: "I have lost track" is said at most once in this many seconds.
 LOST_SAID_QUIET_S = 120.0
 #: Referee events spoken ahead of routine ones.
@@ -622,7 +633,7 @@ class Loop:
             # Follow the board instead.
             self._lose_track(whole, whole)
             return
-        if not miss and (self._beyond_catch_up() or self._long_unseen()):
+        if not miss and (self._beyond_catch_up() or self._long_unseen() or self._pops_missed(whole)):
             # The board was not seen while more pops went by than a catch-up
             # may guess at (several unread), or for a long while with pops
             # seen meanwhile (a die hidden for a whole pop is no pop to the
@@ -713,6 +724,21 @@ class Loop:
         may play: too many, or too many of them unread."""
         unread = sum(isinstance(p, PopUnread) for p in self.held_pops) + (self.unread is not None)
         return len(self.held_pops) + (self.unread is not None) > MAX_POPS or unread > MAX_UNREAD
+
+    def _pops_missed(self, whole: boards.Board) -> bool:
+        """The board needs more than ``MISSED_PIPS`` pips beyond what the pops
+        seen could give (each unread one counted as a 6): pops went by that
+        the camera never saw, so no call can be trusted. (A whole rendered
+        game: 26 s without a readable board, two of six pops unseen, a board
+        29 pips on from the game with 20 seen.)"""
+        state = self.referee.state
+        if state is None:
+            return False
+        values = values_of(self.held_pops)
+        available = sum(6 if v is None else v for v in values) + 6 * (self.unread is not None)
+        if state.phase is Phase.MOVE:
+            available += self.referee.pending_pop
+        return pips_needed(self.referee.position, whole) > available + MISSED_PIPS
 
     def _long_unseen(self) -> bool:
         """No board has agreed with the game for ``LONG_UNSEEN_S`` while pops
