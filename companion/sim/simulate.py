@@ -183,7 +183,11 @@ def random_game_script(seed: int, players: Sequence[str] | None = None, turns: i
                     actions.append(PassOver((rnd.uniform(0, w), -60.0), (rnd.uniform(0, w), h + 60.0)))
         if turns is not None and turns_done >= turns:
             break
-    actions.append(Wait(seconds=1.0))
+    # The camera keeps watching after the last move: a referee reports a
+    # position only once it has read it whole for a while, and at 6 fps with
+    # a hole flickering unknown one second was too short to see the winning
+    # move (three whole rendered games ended unannounced).
+    actions.append(Wait(seconds=3.0))
     return GameScript(setup, tuple(actions), turns_done)
 
 
