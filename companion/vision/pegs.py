@@ -358,7 +358,7 @@ def _segment_distance(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nd
 
 def classify(
     ev: HoleEvidence, sil: Silhouettes, model: ColourModel, hole_owner: tuple[str | None, ...],
-    why: list[str] | None = None,
+    why: list[str] | None = None, hole_print: tuple[str | None, ...] | None = None,
 ) -> tuple[list[str], np.ndarray]:
     """States (``"empty"``, a colour or ``"unknown"``) and confidences of the 60 holes.
 
@@ -368,11 +368,16 @@ def classify(
     hidden by a nearer peg, or while its top could be a farther peg or the printed
     area of the same colour, is *ambiguous*; the rules' prior (a colour has
     four pegs) then removes ambiguous pegs beyond four, least sure first.
-    ``hole_owner`` is each hole's colour (Home and Finish) or None (track).
+    ``hole_owner`` is each hole's colour (Home and Finish) or None (track);
+    ``hole_print`` the colour of the print around each hole (by default its
+    owner's; a Finish line's band also starts at its entry space on the
+    track, where an empty hole's top point can land on it and look like a
+    cap of that colour).
     ``why``, when given, receives one short reason per hole (the rule that
     decided it), for overlays and error analysis.
     """
     n = len(ev.recess_share)
+    printed = hole_owner if hole_print is None else hole_print
     reason = ["?"] * n
     best = np.argmax(ev.top_cosine, axis=1)
     best_cos = ev.top_cosine[np.arange(n), best]
@@ -402,7 +407,7 @@ def classify(
         own_foot = (agree[i] and (share < 0.5 or (share < FOOT_MAX_SHARE
                                                    and ev.base_saturation[i] >= FOOT_BASE_SATURATION))
                     and (covered is None or not covered.any())
-                    and (hole_owner[i] != colour
+                    and (printed[i] != colour
                          or ev.top_value[i] >= FOOT_CAP_BRIGHTER * ev.rim_value[i]))
         recess = share >= model.recess_share and not own_foot
         peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
@@ -444,13 +449,13 @@ def classify(
         farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
                    and states[j] == states[i] and j not in weak_pegs]
         on_peg = bool(sil.top_in[i, farther].any())
-        on_print = hole_owner[i] == states[i]
+        on_print = printed[i] == states[i]
         ambiguous[i] = (on_peg or on_print) and not _plastic(ev, int(i))
     # How much plastic a peg shows: a real peg's cap and body are more
     # saturated than the print or the farther peg's shaded side a phantom shows.
     pegness = ev.top_saturation + ev.body_saturation
     before = list(states)
-    suspect = np.array([hole_owner[k] == states[k] and not _plastic(ev, k) for k in range(n)])
+    suspect = np.array([printed[k] == states[k] and not _plastic(ev, k) for k in range(n)])
     _four_per_colour(states, conf, ambiguous, pegness, suspect, ev.body_saturation, hole_owner)
     if why is not None:
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.layout import COLORS, HOLE_NAMES, Layout, place_for, sort_places
+from companion.layout import COLORS, HOLE_NAMES, Layout, finish_entry_space, place_for, sort_places
 from companion.vision.calibration import Calibration, adapt
 from companion.vision.dice.reading import DieReading
 from companion.vision.geometry import BoardGeometry
@@ -46,6 +46,14 @@ DieReader = Callable[[np.ndarray], DieReading]
 #: The colour each hole belongs to (Home and Finish holes) or None (the track).
 HOLE_OWNER: tuple[str | None, ...] = tuple(
     n.split(":")[0] if n.split(":")[0] in COLORS else None for n in HOLE_NAMES
+)
+
+#: The colour of the print around each hole: its owner's, and on each track
+#: space where a Finish line's coloured band begins, that band's colour.
+HOLE_PRINT: tuple[str | None, ...] = tuple(
+    owner if owner is not None
+    else next((c for c in COLORS if name == f"track:{finish_entry_space(c)}"), None)
+    for name, owner in zip(HOLE_NAMES, HOLE_OWNER, strict=True)
 )
 
 
@@ -113,7 +121,7 @@ class BoardReader:
         plan = self.plan_for(pose, frame_bgr.shape[:2])
         evidence = self.evidence(frame_bgr, pose, plan)
         assert self._sil is not None
-        states, conf = classify(evidence, self._sil, self.model, HOLE_OWNER)
+        states, conf = classify(evidence, self._sil, self.model, HOLE_OWNER, hole_print=HOLE_PRINT)
         states = [s if plan.inside[i] else "unknown" for i, s in enumerate(states)]
         if self.adapt and "unknown" not in states:
             self.model = adapt(self.model, evidence, states, conf)

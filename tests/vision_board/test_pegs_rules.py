@@ -311,3 +311,23 @@ def test_of_five_sure_pegs_the_one_with_the_palest_body_goes_unknown_not_a_real_
     read = _read(ev)
     assert read["yellow:finish:2"] == "empty"
     assert [read[h] for h in ("track:3", "track:4", "yellow:finish:1", "yellow:finish:3")] == ["yellow"] * 4
+
+
+def test_a_phantom_on_a_finish_lines_entry_band_goes_before_a_real_home_peg() -> None:
+    # Red's Finish band begins at track:28: in a tilted view an empty hole's
+    # top point lands on it and shows red. With Red's four pegs in Home, the
+    # five-red board must lose the phantom, not a Home peg (whole rendered
+    # game seed 19 never started: a Home peg was dropped every frame).
+    from companion.vision.reader import HOLE_PRINT
+
+    ev = _empty_board()
+    for k in range(1, 5):
+        _show_peg(ev, f"red:home:{k}", "red")  # caps no brighter than the print: not "plastic"
+    _show_peg(ev, "track:28", "red")
+    ev["top_cosine"][HOLE_NAMES.index("track:28"), COLORS.index("red")] = 0.97  # a little less sure
+    states, _ = classify(_evidence(ev), _no_overlap(), ColourModel.default(), HOLE_OWNER, hole_print=HOLE_PRINT)
+    read = dict(zip(HOLE_NAMES, states, strict=True))
+    assert [read[f"red:home:{k}"] for k in range(1, 5)] == ["red"] * 4
+    assert read["track:28"] != "red"
+    assert HOLE_PRINT[HOLE_NAMES.index("track:28")] == "red"
+    assert HOLE_PRINT[HOLE_NAMES.index("track:27")] is None
