@@ -99,6 +99,17 @@ def nudged_back(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequen
     >>> nudged_back({"red": ["track:9"]}, {"red": ["track:8"]})
     {}
     """
+    return {c: back for c, back in nudged_by(seen, expected).items() if back > 0}
+
+
+def nudged_by(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """``{colour: steps back}`` (negative: forward) when the board's only
+    difference is one peg seen one or two places from where *expected* has
+    it (on the track or in its Finish, never Home).
+
+    >>> nudged_by({"green": ["finish:2", "finish:3"]}, {"green": ["finish:1", "finish:3"]})
+    {'green': -1}
+    """
     from companion.rules import COLOR_INDEX, PlaceError, parse_place, progress
 
     changed = [(c, Counter(seen.get(c, ())) - Counter(p), Counter(p) - Counter(seen.get(c, ())))
@@ -115,7 +126,7 @@ def nudged_back(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequen
         back = progress(index, parse_place(was)) - progress(index, parse_place(now))
     except (KeyError, PlaceError):
         return {}
-    return {colour: back} if 1 <= back <= MAX_NUDGE_BACK else {}
+    return {colour: back} if 1 <= abs(back) <= MAX_NUDGE_BACK else {}
 
 
 def spoken_place(place: str) -> str:

@@ -604,6 +604,14 @@ class Loop:
             # move the wrong way, and called.
             self._note_missing({c: 1 for c in back})
             return
+        if self.illegal_board is None and (in_hand := self._mid_move(whole, expected)):
+            # The player to move has a peg in hand (read in its Home: the hand
+            # went unseen) and another colour's peg reads a hole or two off
+            # (seen in a whole rendered game: Red's peg lifted, Green's Finish
+            # peg read one hole on, called "put the pegs back"). No move makes
+            # that; the finished move will show on the next board.
+            self._note_missing(in_hand)
+            return
         if self.illegal_board is None and (misread := self._misread_home(whole)):
             # Some way of playing the pops seen leads here but for pegs seen in
             # their Home (lifted, or misread there), and the unread pop or two
@@ -724,6 +732,23 @@ class Loop:
         may play: too many, or too many of them unread."""
         unread = sum(isinstance(p, PopUnread) for p in self.held_pops) + (self.unread is not None)
         return len(self.held_pops) + (self.unread is not None) > MAX_POPS or unread > MAX_UNREAD
+
+    def _mid_move(self, whole: boards.Board, expected: boards.Board) -> dict[str, int]:
+        """``{mover: pegs in hand}`` when the player to move has pegs the game
+        has out seen in Home, and the rest of the board differs from the game
+        only by another colour's peg one or two holes off (a misread)."""
+        mover = self.referee.player
+        if self.referee.phase != "move" or mover is None or mover not in whole:
+            return {}
+        extra = Counter(whole[mover]) - Counter(expected.get(mover, ()))
+        lacking = Counter(expected.get(mover, ())) - Counter(whole[mover])
+        if set(extra) != {"home"} or "home" in lacking or sum(extra.values()) != sum(lacking.values()):
+            return {}
+        restored = {**whole, mover: list(expected[mover])}
+        off = boards.nudged_by(restored, expected)
+        if not off or mover in off:
+            return {}
+        return {mover: sum(lacking.values())}
 
     def _pops_missed(self, whole: boards.Board) -> bool:
         """The board needs more than ``MISSED_PIPS`` pips beyond what the pops

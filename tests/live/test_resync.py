@@ -605,3 +605,28 @@ def test_a_wrong_count_within_a_pop_of_the_pops_seen_is_still_called() -> None:
     loop.handle(BoardStable(11.0, board(red=["track:6", "home", "home", "home"],
                                         blue=["track:10", "home", "home", "home"])))
     assert kinds(loop)[-1] == "illegal"
+
+
+def test_a_peg_in_hand_and_another_misread_a_hole_off_is_asked_for_not_called() -> None:
+    # Seen in a whole rendered game: Red's peg lifted (read in Home, the hand
+    # unseen) while Blue's peg reads a hole on: "the board does not match one
+    # move" was called. The finished move shows on the next board.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0, 4))
+    loop.handle(BoardStable(11.0, board(blue=["track:11", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    loop.handle(BoardStable(12.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert [e["event"] for _, e in loop.events[-2:]] == ["move", "turn"]
+
+
+def test_boards_nudged_by_doctests_cover_both_ways() -> None:
+    from companion.live.boards import nudged_back, nudged_by
+
+    assert nudged_by({"red": ["track:10"]}, {"red": ["track:8"]}) == {"red": -2}
+    assert nudged_by({"red": ["track:11"]}, {"red": ["track:8"]}) == {}
+    assert nudged_back({"red": ["track:10"]}, {"red": ["track:8"]}) == {}
