@@ -307,12 +307,17 @@ def test_resume_checks_the_board_against_the_record() -> None:
     assert kinds(loop) == ["pop"]
 
 
-def test_a_finished_game_records_its_places() -> None:
-    loop, _, recorder = started()
+def red_wins(loop: Loop) -> None:
+    """Red, one peg from Finish, pops a 6 and moves it home: the game is over."""
     loop.referee.feed({"setup": {"players": ["red", "blue"], "turn": "red", "pegs": {"red": ["finish:1", "finish:2", "finish:3", "track:26"]}}})
     loop.last_board = None
     loop.handle(PopSettled(30.0, 6))
     loop.handle(BoardStable(31.0, board(red=["finish:1", "finish:2", "finish:3", "finish:4"])))
+
+
+def test_a_finished_game_records_its_places() -> None:
+    loop, _, recorder = started()
+    red_wins(loop)
     assert kinds(loop)[-1] == "game-over" and loop.stage == "over"
     assert recorder.places == ["red", "blue"]
 
@@ -322,10 +327,7 @@ def test_a_number_said_after_the_win_is_no_correction_and_no_call() -> None:
     # fed to the referee it was refused as an illegal input, which the table
     # hears as a call (the truth benchmark with unread pops counted one).
     loop, speaker, _ = started()
-    loop.referee.feed({"setup": {"players": ["red", "blue"], "turn": "red", "pegs": {"red": ["finish:1", "finish:2", "finish:3", "track:26"]}}})
-    loop.last_board = None
-    loop.handle(PopSettled(30.0, 6))
-    loop.handle(BoardStable(31.0, board(red=["finish:1", "finish:2", "finish:3", "finish:4"])))
+    red_wins(loop)
     n = len(loop.events)
     loop.handle(Spoken(32.0, "pop", {"value": 1}))
     assert loop.events[n:] == []
