@@ -64,7 +64,7 @@ from companion.live.observations import (
 )
 from companion.live.ports import Recorder, RecordItem, Speaker
 from companion.live.referee_view import LiveReferee, RefereeView
-from companion.referee.board_diff import read_board
+from companion.referee.board_diff import Seen, read_board
 from companion.referee.inputs import InputError, parse_board
 from companion.rules import Move, Phase, State, legal_moves, lose_move
 from companion.rules import apply as apply_move
@@ -258,6 +258,9 @@ class Loop:
         #: ``LOST_SAID_QUIET_S``).
         self.lost_said_at: float | None = None
         self.lost_said = False  # ... and said for the present loss ("Back in step" then too)
+        #: The turn passed on a guess (an unread pop no peg used) and no move
+        #: on a pop the camera read has been seen since.
+        self.turn_guessed = False
         #: "I cannot read the die from here" said; again only after the camera
         #: has read most pops for a while (see :meth:`_die_blind`).
         self.die_blind_said = False
@@ -632,6 +635,13 @@ class Loop:
             # the board, never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
             return
+        if not miss and self.turn_guessed and self._not_your_turn(whole):
+            # "Not your turn", when the turn passed on a guess (an unread pop
+            # taken for one no peg could use): the guess is the likelier
+            # mistake (a whole rendered game: Yellow's pop taken for Blue's,
+            # then Yellow's move called). Follow the board.
+            self._lose_track(whole, whole)
+            return
         if not miss and self._die_blind():
             # Most of the last pops went unread or unseen (a dim room, a die
             # the camera cannot make out): the game's idea of whose turn it
@@ -803,6 +813,18 @@ class Loop:
         self.illegal_board = None
         self._evaluate(whole)
         return True
+
+    def _not_your_turn(self, whole: boards.Board) -> bool:
+        """The referee would call *whole* a move out of turn."""
+        state = self.referee.state
+        if state is None:
+            return False
+        try:
+            seen = parse_board(whole, state.options.pegs_per_color)
+        except InputError:
+            return False
+        reading = read_board(state, seen)
+        return isinstance(reading, Seen) and reading.illegal.reason == "not-your-turn"
 
     def _die_blind(self) -> bool:
         """Most of the last pops were seen but not read by the camera: at
@@ -1077,6 +1099,7 @@ class Loop:
             return True
         self._say(f"No peg moved after {name}'s pop.")
         self.unread_passed += 1
+        self.turn_guessed = True
         self._feed({"command": "skip"}, origin="loop", quiet=("skip",))
         return True
 
@@ -1215,6 +1238,8 @@ class Loop:
         self.caught_up = None  # another move accepted: a catch-up before it stands
         before = self.referee.state
         events = self._feed({"board": whole}, origin="camera")
+        if self.last_pop_seen is not None and any(e.get("event") == "move" for e in events):
+            self.turn_guessed = False  # a move on a pop the camera read: the turn is known again
         self.illegal_board = None
         self.before_move = before if any(e.get("event") == "move" for e in events) else None
         for event in events:

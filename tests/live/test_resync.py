@@ -630,3 +630,23 @@ def test_boards_nudged_by_doctests_cover_both_ways() -> None:
     assert nudged_by({"red": ["track:10"]}, {"red": ["track:8"]}) == {"red": -2}
     assert nudged_by({"red": ["track:11"]}, {"red": ["track:8"]}) == {}
     assert nudged_back({"red": ["track:10"]}, {"red": ["track:8"]}) == {}
+
+
+def test_not_your_turn_after_a_turn_passed_on_a_guess_is_followed_not_called() -> None:
+    # Red moved to 5; Blue's turn, Blue pops 3. A red peg moving 5 -> 8 is
+    # "not your turn" - called when the turn is known ...
+    out_of_turn = board(red=["track:8", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+    loop, _, _ = started()
+    red_out(loop, then=4)
+    loop.handle(PopSettled(12.0, 3))
+    loop.handle(BoardStable(13.0, out_of_turn))
+    assert kinds(loop)[-1] == "illegal"
+    # ... but not when the turn passed on a guess (an unread pop taken for
+    # one no peg could use): that guess is the likelier mistake.
+    loop, speaker, _ = started()
+    red_out(loop, then=4)
+    loop.turn_guessed = True
+    loop.handle(PopSettled(12.0, 3))
+    loop.handle(BoardStable(13.0, out_of_turn))
+    assert "illegal" not in kinds(loop)[-3:]
+    assert said(speaker).count(LOST) == 1
