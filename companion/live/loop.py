@@ -64,7 +64,7 @@ from companion.live.observations import (
 )
 from companion.live.ports import Recorder, RecordItem, Speaker
 from companion.live.referee_view import LiveReferee, RefereeView
-from companion.referee.board_diff import Seen, read_board
+from companion.referee.board_diff import Reading, Seen, read_board
 from companion.referee.inputs import InputError, parse_board
 from companion.rules import Move, Phase, State, legal_moves, lose_move
 from companion.rules import apply as apply_move
@@ -124,6 +124,18 @@ class Announcement:
     text: str
     urgent: bool = False
     event: dict[str, Any] | None = None
+
+
+def _reading(state: State | None, whole: boards.Board) -> Reading | None:
+    """The referee's reading of *whole* from *state* (None: no game, or a board
+    it cannot parse), asked without feeding it."""
+    if state is None:
+        return None
+    try:
+        seen = parse_board(whole, state.options.pegs_per_color)
+    except InputError:
+        return None
+    return read_board(state, seen)
 
 
 @dataclass
@@ -816,14 +828,7 @@ class Loop:
 
     def _not_your_turn(self, whole: boards.Board) -> bool:
         """The referee would call *whole* a move out of turn."""
-        state = self.referee.state
-        if state is None:
-            return False
-        try:
-            seen = parse_board(whole, state.options.pegs_per_color)
-        except InputError:
-            return False
-        reading = read_board(state, seen)
+        reading = _reading(self.referee.state, whole)
         return isinstance(reading, Seen) and reading.illegal.reason == "not-your-turn"
 
     def _die_blind(self) -> bool:
@@ -1226,13 +1231,7 @@ class Loop:
         Asked of the referee's own board reading, without feeding it, so a
         board the loop is not yet sure of never becomes an announcement.
         """
-        if state is None:
-            return False
-        try:
-            seen = parse_board(whole, state.options.pegs_per_color)
-        except InputError:
-            return False
-        return isinstance(read_board(state, seen), Move)
+        return isinstance(_reading(state, whole), Move)
 
     def _feed_board(self, whole: boards.Board, miss: dict[str, int]) -> None:
         self.caught_up = None  # another move accepted: a catch-up before it stands
