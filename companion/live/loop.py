@@ -647,6 +647,14 @@ class Loop:
             # the board, never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
             return
+        if not miss and self.unseen_pop_board is not None and self.unread is not None:
+            # A move was seen with no pop (asked for), then a pop seen but not
+            # read, and now a board no move explains: two pops the camera
+            # could not give values for, the first a guess at best (a whole
+            # rendered game: a 6 never seen, its extra pop unread, the second
+            # move called "pop first"). Follow the board.
+            self._lose_track(whole, whole)
+            return
         if not miss and self.turn_guessed and self._not_your_turn(whole):
             # "Not your turn", when the turn passed on a guess (an unread pop
             # taken for one no peg could use): the guess is the likelier

@@ -650,3 +650,19 @@ def test_not_your_turn_after_a_turn_passed_on_a_guess_is_followed_not_called() -
     loop.handle(BoardStable(13.0, out_of_turn))
     assert "illegal" not in kinds(loop)[-3:]
     assert said(speaker).count(LOST) == 1
+
+
+def test_a_move_with_no_pop_seen_then_an_unread_pop_then_a_board_beyond_is_followed() -> None:
+    # Whole rendered game: Blue's 6 never seen (its move asked about), Blue's
+    # extra pop seen but not read, then Blue's second move: "pop first, then
+    # move" was called. Two pops without values: follow the board.
+    loop, speaker, _ = started()
+    red_out(loop, then=4)  # Blue's turn; Blue's peg on 10
+    loop.handle(BoardStable(14.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:16", "home", "home", "home"])))
+    assert any("I did not see Blue's pop" in line for line in said(speaker))
+    loop.handle(PopUnread(15.0))
+    loop.handle(BoardStable(18.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:20", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert said(speaker).count(LOST) == 1
