@@ -263,8 +263,8 @@ class Loop:
         self.before_move: State | None = None  # the referee before the last move
         self.before_pop: State | None = None  # the referee before the last pop the camera read
         self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
-        #: Whether the camera read each of the last few pops (False: seen
-        #: unread, or a move made with no pop seen); see :meth:`_die_blind`.
+        #: Whether the camera read each of the last few pops it saw (False:
+        #: seen but not read); see :meth:`_die_blind`.
         self.pops_read: deque[bool] = deque(maxlen=DIE_BLIND_OF)
         #: When "I have lost track" was last said (it is not repeated within
         #: ``LOST_SAID_QUIET_S``).
@@ -647,36 +647,7 @@ class Loop:
             # the board, never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
             return
-        if not miss and self.unseen_pop_board is not None and self.unread is not None:
-            # A move was seen with no pop (asked for), then a pop seen but not
-            # read, and now a board no move explains: two pops the camera
-            # could not give values for, the first a guess at best (a whole
-            # rendered game: a 6 never seen, its extra pop unread, the second
-            # move called "pop first"). Follow the board.
-            self._lose_track(whole, whole)
-            return
-        if not miss and self.turn_guessed and self._not_your_turn(whole):
-            # "Not your turn", when the turn passed on a guess (an unread pop
-            # taken for one no peg could use): the guess is the likelier
-            # mistake (a whole rendered game: Yellow's pop taken for Blue's,
-            # then Yellow's move called). Follow the board.
-            self._lose_track(whole, whole)
-            return
-        if not miss and self._die_blind():
-            # Most of the last pops went unread or unseen (a dim room, a die
-            # the camera cannot make out): the game's idea of whose turn it
-            # is and how far each peg may go rests on guesses, so a board
-            # it cannot explain is no proof of a wrong move (a whole rendered
-            # game in a dim room, with no pop read at all, had 55 false calls).
-            # Follow the board instead.
-            self._lose_track(whole, whole)
-            return
-        if not miss and (self._beyond_catch_up() or self._long_unseen() or self._pops_missed(whole)):
-            # The board was not seen while more pops went by than a catch-up
-            # may guess at (several unread), or for a long while with pops
-            # seen meanwhile (a die hidden for a whole pop is no pop to the
-            # camera): whatever it shows cannot be judged move by move. Say
-            # so once and follow the board.
+        if not miss and self._too_unsure_to_call(whole):
             self._lose_track(whole, whole)
             return
         self.illegal_board = whole
@@ -763,22 +734,45 @@ class Loop:
         unread = sum(isinstance(p, PopUnread) for p in self.held_pops) + (self.unread is not None)
         return len(self.held_pops) + (self.unread is not None) > MAX_POPS or unread > MAX_UNREAD
 
+    def _too_unsure_to_call(self, whole: boards.Board) -> bool:
+        """A board no move explains, but the game it is judged against rests
+        on too much the camera did not see: the loop follows the board (lost
+        track) instead of calling it. Each case was a false call in a whole
+        rendered game (docs/live.md):
+
+        * a move was seen with no pop (asked for), then a pop seen but not
+          read: two pops without values (a 6 never seen, its extra pop
+          unread, the second move called "pop first");
+        * "not your turn" when the turn passed on a guess (an unread pop
+          taken for one no peg could use; Yellow's pop taken for Blue's);
+        * most recent pops were seen but not read (:meth:`_die_blind`: a dim
+          room, no pop read at all, 55 calls);
+        * more pops held than a catch-up may try, or no board agreeing with
+          the game for ``LONG_UNSEEN_S`` while pops were seen, or a board
+          more than a pop's worth of pips beyond the pops seen
+          (:meth:`_pops_missed`: pops the camera never saw).
+        """
+        return (
+            (self.unseen_pop_board is not None and self.unread is not None)
+            or (self.turn_guessed and self._not_your_turn(whole))
+            or self._die_blind()
+            or self._beyond_catch_up()
+            or self._long_unseen()
+            or self._pops_missed(whole)
+        )
+
     def _mid_move(self, whole: boards.Board, expected: boards.Board) -> dict[str, int]:
         """``{mover: pegs in hand}`` when the player to move has pegs the game
         has out seen in Home, and the rest of the board differs from the game
         only by another colour's peg one or two holes off (a misread)."""
         mover = self.referee.player
-        if self.referee.phase != "move" or mover is None or mover not in whole:
+        if self.referee.phase != "move" or mover is None or mover not in whole or mover not in expected:
             return {}
-        extra = Counter(whole[mover]) - Counter(expected.get(mover, ()))
-        lacking = Counter(expected.get(mover, ())) - Counter(whole[mover])
-        if set(extra) != {"home"} or "home" in lacking or sum(extra.values()) != sum(lacking.values()):
+        in_hand = boards.gone_home({mover: whole[mover]}, {mover: expected[mover]})
+        if not in_hand:
             return {}
-        restored = {**whole, mover: list(expected[mover])}
-        off = boards.nudged_by(restored, expected)
-        if not off or mover in off:
-            return {}
-        return {mover: sum(lacking.values())}
+        off = boards.nudged_by({**whole, mover: list(expected[mover])}, expected)
+        return in_hand if off and mover not in off else {}
 
     def _pops_missed(self, whole: boards.Board) -> bool:
         """The board needs more than ``MISSED_PIPS`` pips beyond what the pops
