@@ -46,6 +46,8 @@ def run_video(args: argparse.Namespace) -> int:
         status = "right" if verdict.right else f"WRONG: {verdict.first_difference or 'illegal-move calls differ'}"
         if verdict.false_illegal:
             status += f"; {verdict.false_illegal} false illegal-move call(s)"
+        if verdict.illegal_shown:
+            status += f"; {verdict.missed_illegal} of {verdict.illegal_shown} illegal moves missed"
         print(f"  seed {seed} ({len(players)} players, {stats.frames} frames): {status}", flush=True)
         if not verdict.right:
             failures.append(str(seed))

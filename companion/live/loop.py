@@ -463,6 +463,11 @@ class Loop:
 
     # -- boards --------------------------------------------------------------
 
+    def colours_in_play(self) -> frozenset[str] | None:
+        """The colours of this game's players, or None before the opening has
+        settled who plays (then every colour may matter)."""
+        return None if self.players is None else frozenset(c for p in self.players for c in p)
+
     def _colours(self) -> list[str]:
         if self.players is None:
             return list(("red", "blue", "yellow", "green"))

@@ -81,6 +81,8 @@ def feed_frames(
             seen = _emit(loop, seen, on_event)
             continue
         started = time.process_time()
+        if hasattr(stream, "colours"):
+            stream.colours = loop.colours_in_play()
         events = stream.push(item.image, item.t)
         stats.seconds += time.process_time() - started
         stats.frames += 1

@@ -14,13 +14,13 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.layout import COLORS, HOLE_NAMES, Layout, finish_entry_space, place_for, sort_places
+from companion.layout import COLORS, HOLE_NAMES, Layout, finish_entry_space
 from companion.vision.calibration import Calibration, adapt
 from companion.vision.dice.reading import DieReading
 from companion.vision.geometry import BoardGeometry
 from companion.vision.locate import BoardLocator, BoardPose, CameraPose
 from companion.vision.pegs import ColourModel, HoleEvidence, Silhouettes, classify, measure
-from companion.vision.readings import FrameReading, HoleReading, HoleState
+from companion.vision.readings import FrameReading, HoleReading, HoleState, pegs_of
 from companion.vision.sampling import SamplePlan, gather, plan_samples, white_per_hole
 from companion.vision.stream import signature_distance
 
@@ -229,17 +229,3 @@ def _rectify_maps(
     pts = np.column_stack([gx.ravel(), gy.ravel(), np.full(gx.size, z)])
     px = camera.project(pts).reshape(size_px, size_px, 2).astype(np.float32)
     return np.ascontiguousarray(px[..., 0]), np.ascontiguousarray(px[..., 1])
-
-
-def pegs_of(holes: tuple[HoleReading, ...]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
-    """The referee's pegs from hole readings, and the holes whose peg cannot be there."""
-    found: dict[str, list[str]] = {c: [] for c in COLORS}
-    misplaced: list[str] = []
-    for h in holes:
-        if h.state in found:
-            colour_of_hole = h.hole.split(":")[0]
-            if colour_of_hole in COLORS and colour_of_hole != h.state:
-                misplaced.append(h.hole)
-                continue
-            found[h.state].append(place_for(h.state, h.hole))
-    return {c: tuple(sort_places(p)) for c, p in found.items() if p}, tuple(misplaced)

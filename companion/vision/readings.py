@@ -6,13 +6,14 @@ referee can keep them, compare them and hand them across threads freely.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
 
+from companion.layout import COLORS, place_for, sort_places
 from companion.vision.dice.reading import DieReading
 from companion.vision.locate import BoardPose
 
@@ -74,3 +75,44 @@ class FrameReading:
     def pegs_json(self) -> dict[str, list[str]]:
         """``pegs`` as plain lists, for JSON output."""
         return {c: list(p) for c, p in self.pegs.items()}
+
+    def in_play(self, colours: Collection[str]) -> FrameReading:
+        """This reading as it matters to a game of *colours* only.
+
+        A Home or Finish hole of a colour nobody plays can hold none of the
+        game's pegs: what is read there (an unknown glint, a phantom of the
+        print's own colour, or that colour's spare pegs left in their Home)
+        is read as empty, so it neither blocks the position as a "hand" nor
+        makes it flicker (whole rendered game seed 7: a phantom green peg
+        in an unplayed green Home came and went on alternate frames, and an
+        unknown hole there was taken for a hand on 258 frames). A playing
+        colour's peg read in such a hole stays, as misplaced.
+        """
+        if not self.found:
+            return self
+        unplayed = set(COLORS) - set(colours)
+        holes = tuple(
+            replace(h, state="empty", confidence=1.0)
+            if (owner := h.hole.split(":")[0]) in unplayed and h.state in ("unknown", owner)
+            else h
+            for h in self.holes
+        )
+        if holes == self.holes:
+            return self
+        pegs, misplaced = pegs_of(holes)
+        return replace(self, holes=holes, pegs=pegs, misplaced=misplaced,
+                       hand=any(h.state == "unknown" for h in holes))
+
+
+def pegs_of(holes: tuple[HoleReading, ...]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """The referee's pegs from hole readings, and the holes whose peg cannot be there."""
+    found: dict[str, list[str]] = {c: [] for c in COLORS}
+    misplaced: list[str] = []
+    for h in holes:
+        if h.state in found:
+            colour_of_hole = h.hole.split(":")[0]
+            if colour_of_hole in COLORS and colour_of_hole != h.state:
+                misplaced.append(h.hole)
+                continue
+            found[h.state].append(place_for(h.state, h.hole))
+    return {c: tuple(sort_places(p)) for c, p in found.items() if p}, tuple(misplaced)

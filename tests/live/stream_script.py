@@ -24,7 +24,10 @@ def signature(lie: int) -> np.ndarray:
 
 def reading(pegs: Mapping[str, tuple[str, ...]], die: DieReading, lie: int, hand: bool = False) -> FrameReading:
     """A found board with *pegs*, the die read as *die* lying as *lie*; a hand hides a hole."""
-    holes = (HoleReading("track:5", "unknown" if hand else "empty", 1.0),)
+    # A hand covers several holes on its way to the dome (one unknown hole
+    # out on the track is a blemish, not a hand: ``may_shade_dome``).
+    holes = tuple(HoleReading(h, "unknown" if hand else "empty", 1.0)
+                  for h in ("track:5", "track:6", "red:finish:1"))
     return FrameReading(found=True, holes=holes, pegs=dict(pegs), hand=hand, die=die, dome_signature=signature(lie))
 
 

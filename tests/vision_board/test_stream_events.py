@@ -34,7 +34,10 @@ def frame(
 ) -> FrameReading:
     if not found:
         return FrameReading(found=False, reason="only 1 of 4 board markers seen")
-    holes = (HoleReading("track:5", "unknown" if hand else "empty", 1.0),)
+    # A hand covers several holes on its way to the dome (one unknown hole
+    # out on the track is a blemish, not a hand: ``may_shade_dome``).
+    holes = tuple(HoleReading(h, "unknown" if hand else "empty", 1.0)
+                  for h in ("track:5", "track:6", "red:finish:1"))
     return FrameReading(
         found=True, holes=holes, pegs=pegs, hand=hand,
         die=die or DieReading("settled", 4, 0.99), dome_signature=_signature(lie),
