@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         from companion.bench.referee_video import run_video
 
         return run_video(args)
-    right = false_illegal = missed = shown_illegal = worked_out = passed = 0
+    right = right_unread = false_illegal = missed = shown_illegal = worked_out = passed = 0
     delays: list[float] = []
     spent = 0.0
     observations = 0
@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
         right += verdict.right
+        right_unread += verdict.right_but_unread
         false_illegal += verdict.false_illegal
         missed += verdict.missed_illegal
         shown_illegal += len(game.illegal_at)
@@ -138,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"messy hands woven in: {', '.join(f'{k} {v}' for k, v in sorted(messes.items()))}")
     print(f"games: {games}")
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
+    print(f"games refereed right but for the values of pops no camera read and no peg used: "
+          f"{right_unread}/{games} = {100.0 * right_unread / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed} of {shown_illegal} shown")
     if args.unread:

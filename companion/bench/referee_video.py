@@ -24,7 +24,7 @@ def run_video(args: argparse.Namespace) -> int:
 
         raise UserError(f"--size must be WxH, like 640x480, not {args.size!r}")
     turns = args.turns or None
-    right = false_illegal = missed = shown = worked_out = passed = 0
+    right = right_unread = false_illegal = missed = shown = worked_out = passed = 0
     delays: list[float] = []
     frames = 0
     vision_s = render_s = 0.0
@@ -34,6 +34,7 @@ def run_video(args: argparse.Namespace) -> int:
     for seed, (verdict, stats, rendered) in zip(seeds, _games(seeds, args, turns, size, jobs), strict=True):
         players = _players(seed, args.players)
         right += verdict.right
+        right_unread += verdict.right_but_unread
         false_illegal += verdict.false_illegal
         missed += verdict.missed_illegal
         shown += verdict.illegal_shown
@@ -44,6 +45,10 @@ def run_video(args: argparse.Namespace) -> int:
         vision_s += stats.seconds
         render_s += rendered
         status = "right" if verdict.right else f"WRONG: {verdict.first_difference or 'illegal-move calls differ'}"
+        if verdict.right_but_unread and not verdict.right:
+            status += " (right but for unread pops no peg used)"
+        elif verdict.unread_difference and verdict.first_difference != verdict.unread_difference:
+            status += f"; beyond unread pops: {verdict.unread_difference}"
         if verdict.false_illegal:
             status += f"; {verdict.false_illegal} false illegal-move call(s)"
         if verdict.illegal_shown:
@@ -60,6 +65,8 @@ def run_video(args: argparse.Namespace) -> int:
     )
     print(f"games: {games}")
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
+    print(f"games refereed right but for the values of pops no camera read and no peg used: "
+          f"{right_unread}/{games} = {100.0 * right_unread / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed} of {shown} shown")
     print(

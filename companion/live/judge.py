@@ -37,6 +37,11 @@ class Verdict:
     unread_passed: int = 0
     #: Illegal boards shown in the game (each must be announced once).
     illegal_shown: int = 0
+    #: Every event right but the values of pops no peg used and the camera
+    #: could not read (passed with ``skip``): see :func:`same_but_unread`.
+    right_but_unread: bool = False
+    #: The first difference that is not such a pop (None: there is none).
+    unread_difference: str | None = None
 
 
 def judge(
@@ -74,8 +79,11 @@ def judge(
         else:
             unmatched.remove(match)
     delays = _delays(truth, emitted, pop_at, move_at, set(worked_out))
+    calls_right = false_illegal == 0 and not unmatched
     return Verdict(
-        right=difference is None and false_illegal == 0 and not unmatched,
+        right=difference is None and calls_right,
+        right_but_unread=calls_right and same_but_unread(want, got),
+        unread_difference=unread_difference(want, got),
         false_illegal=false_illegal,
         missed_illegal=len(unmatched),
         delays=delays,
@@ -83,6 +91,54 @@ def judge(
         pops_worked_out=len(worked_out),
         illegal_shown=len(illegal_at),
     )
+
+
+def _lost_pops(keys: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """*keys* with each pop whose move was lost (a pop, then ``no-move`` for
+    the same colour) folded into one ``("lost-pop", colour, value)``; a
+    ``skip`` (a pop nobody read, no peg moved) becomes one with value None."""
+    out: list[tuple[Any, ...]] = []
+    i = 0
+    while i < len(keys):
+        event, colour, value = keys[i][0], keys[i][1], keys[i][2]
+        if event == "pop" and i + 1 < len(keys) and keys[i + 1][0] == "no-move" and keys[i + 1][1] == colour:
+            out.append(("lost-pop", colour, value))
+            i += 2
+            continue
+        out.append(("lost-pop", colour, None) if event == "skip" else keys[i])
+        i += 1
+    return out
+
+
+def same_but_unread(want: Sequence[tuple[Any, ...]], got: Sequence[tuple[Any, ...]]) -> bool:
+    """Whether *got* equals *want* but for pops the camera never read and no
+    peg used: the referee said "no peg moved" and passed the turn (``skip``)
+    where the truth has the pop and its lost move. The game is refereed right
+    then (every move, bump, turn and winner), but the pop's value, which
+    only the die showed, is unknown; a pop read with a wrong value is still
+    wrong.
+
+    >>> pop = [("pop", "red", 2), ("no-move", "red", 2), ("turn", "blue", None)]
+    >>> same_but_unread(pop, [("skip", "red", None), ("turn", "blue", None)])
+    True
+    >>> same_but_unread(pop, [("pop", "red", 3), ("no-move", "red", 3), ("turn", "blue", None)])
+    False
+    """
+    return unread_difference(want, got) is None
+
+
+def unread_difference(want: Sequence[tuple[Any, ...]], got: Sequence[tuple[Any, ...]]) -> str | None:
+    """The first difference of *got* from *want* that is not an unread pop
+    no peg used (see :func:`same_but_unread`), for a person to read; None
+    when there is none."""
+    a, b = _lost_pops(want), _lost_pops(got)
+    for n, (x, y) in enumerate(zip(a, b, strict=False)):
+        if not (x == y or (x[0] == y[0] == "lost-pop" and x[1] == y[1] and y[2] is None)):
+            named = [dict(zip(KEY_FIELDS, e, strict=False)) for e in (x, y)]
+            return f"event {n} (unread pops folded): expected {_short(named[0])}, got {_short(named[1])}"
+    if len(a) != len(b):
+        return f"{len(a)} events expected, {len(b)} got (unread pops folded)"
+    return None
 
 
 class JudgedLoop(Protocol):

@@ -40,3 +40,26 @@ def test_pops_worked_out_from_the_move_are_left_out_of_the_delays() -> None:
     verdict = judge(TRUTH, emitted, pop_at=POP_AT, move_at=MOVE_AT, worked_out=[1])
     assert verdict.right and verdict.pops_worked_out == 1
     assert [round(d, 3) for d in verdict.delays] == [0.2, 0.3, 0.1]
+
+
+LOST = [ev("turn"), ev("pop", 2), {"event": "no-move", "color": "red", "value": 2, "reason": "needs-six"},
+        ev("turn", color="blue"), ev("pop", 6, "blue"), ev("move", 6, "blue")]
+
+
+def test_a_pop_nobody_read_and_no_peg_used_is_right_but_for_its_value() -> None:
+    emitted = [(0.0, LOST[0]), (2.0, ev("skip")), (2.0, LOST[3]), (5.3, LOST[4]), (7.1, LOST[5])]
+    verdict = judge(LOST, emitted)
+    assert not verdict.right and verdict.right_but_unread
+
+
+def test_a_pop_read_wrong_or_a_turn_out_of_order_is_not_forgiven() -> None:
+    misread = [(0.0, LOST[0]), (1.0, ev("pop", 3)), (1.0, {**LOST[2], "value": 3}), (2.0, LOST[3]),
+               (5.3, LOST[4]), (7.1, LOST[5])]
+    assert not judge(LOST, misread).right_but_unread
+    # A skip where the truth used the pop (a 6 with a move) is a different game.
+    wrong_turn = [(0.0, LOST[0]), (2.0, ev("skip")), (2.0, LOST[3]), (5.3, ev("skip", color="blue"))]
+    assert not judge(LOST, wrong_turn).right_but_unread
+    # A false illegal-move call spoils it as it spoils ``right``.
+    false_call = [*((t, e) for t, e in [(0.0, LOST[0]), (2.0, ev("skip")), (2.0, LOST[3]), (5.3, LOST[4]),
+                                        (7.1, LOST[5])]), (8.0, {"event": "illegal", "reason": "wrong-count"})]
+    assert not judge(LOST, false_call).right_but_unread
