@@ -179,6 +179,30 @@ def _standing_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
     return k
 
 
+def _lit_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
+    """The colour (index) of a peg whose cap glare has washed out over its own dark foot, or None.
+
+    Under strong glare a cap's colour washes out (its saturation falls under
+    the bar a top needs) while its foot's shadow darkens enough of the base
+    to pass for part of a recess. Such a peg was read empty or unknown; in
+    whole rendered game seed 7 (glare 0.99) on most frames, which held back
+    the board and the die's clocks alike. What still gives it away: the cap
+    is far brighter than the board around the hole (glare on plastic), it
+    keeps a trace of its colour, and body and base are deeply that colour.
+    An empty hole shows none of this together: its top lands on the board or
+    the print (not brighter than the rim), and its base is the dark recess.
+    """
+    k = int(np.argmax(ev.top_cosine[i]))
+    if ev.top_cosine[i, k] < model.min_cosine or not WEAK_SATURATION <= ev.top_saturation[i] < model.min_saturation:
+        return None  # no trace of colour, or a plain top (then a recess under it is a phantom's)
+    if ev.top_value[i] < LIT_CAP_BRIGHTER * ev.rim_value[i]:
+        return None
+    for sat, cos in ((ev.body_saturation, ev.body_cosine), (ev.base_saturation, ev.base_cosine)):
+        if sat[i] < STANDING_SATURATION or int(np.argmax(cos[i])) != k or cos[i, k] < model.min_cosine:
+            return None
+    return k
+
+
 def _plastic(ev: HoleEvidence, i: int) -> bool:
     """A peg's cap, not print or a farther peg's side, shows at hole *i*'s top.
 
@@ -300,6 +324,10 @@ STANDING_SATURATION = 0.6
 #: or three (of 37) that a peg's own shadow at its foot darkens enough.
 WEAK_MAX_RECESS_SHARE = 0.09
 
+#: A lit cap over a saturated foot (:func:`_lit_peg`) is a peg while less
+#: than this share of its base looks like recess (its foot's shadow).
+LIT_MAX_RECESS_SHARE = 0.5
+
 #: The saturation a washed-out peg must still show on top, body and base alike.
 WEAK_SATURATION = 0.22
 
@@ -409,7 +437,9 @@ def classify(
                     and (covered is None or not covered.any())
                     and (printed[i] != colour
                          or ev.top_value[i] >= FOOT_CAP_BRIGHTER * ev.rim_value[i]))
-        recess = share >= model.recess_share and not own_foot
+        lit = (_lit_peg(ev, int(i), model)
+               if share < LIT_MAX_RECESS_SHARE and (covered is None or not covered.any()) else None)
+        recess = share >= model.recess_share and not own_foot and lit is None
         peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
                          * np.clip(ev.top_saturation[i] / (2 * model.min_saturation), 0, 1))
         if recess:
@@ -427,6 +457,9 @@ def classify(
             # (its blurred edge), but the top shows no cap at all: grey board,
             # or the dark recess of a farther hole.
             states[i], conf[i], reason[i] = "empty", 0.6, "mostly-hidden-no-top"
+        elif lit is not None:
+            states[i], conf[i], reason[i] = COLORS[lit], 0.3, "lit-cap"
+            pegs_so_far.append(int(i))
         elif (weak := _weak_peg(ev, int(i), model)) is not None:
             states[i], conf[i], reason[i] = COLORS[weak], 0.3, "weak"
             pegs_so_far.append(int(i))

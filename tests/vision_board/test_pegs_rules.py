@@ -263,8 +263,26 @@ def test_a_washed_out_peg_with_a_shadowed_pixel_or_three_at_its_foot_is_still_re
     i = HOLE_NAMES.index("track:7")
     ev["recess_px"][i] = np.arange(P) < 3  # 3 of 37 pixels: the peg's own shadow
     assert _read(ev)["track:7"] == "yellow"
-    ev["recess_px"][i] = np.arange(P) < 5  # 5 of 37: some recess shows, no peg is read
+    ev["recess_px"][i] = np.arange(P) < 5  # 5 of 37: some recess shows, and the cap is
+    ev["top_value"][i] = 0.7  # not lit (under 1.3 times the board): no peg is read
     assert _read(ev)["track:7"] != "yellow"
+
+
+def test_a_washed_out_cap_far_brighter_than_the_board_over_its_dark_foot_is_a_peg() -> None:
+    """Strong glare: a pale cap, and the foot's shadow looks like part of a recess."""
+    ev = _empty_board()
+    _washed_out(ev, "track:12", "red", top_value=1.0)  # 1.67 times the board's 0.6
+    i = HOLE_NAMES.index("track:12")
+    ev["recess_px"][i] = np.arange(P) < 9  # 9 of 37 (0.24): more than a recess needs (0.2)
+    why: list[str] = []
+    states, _ = classify(_evidence(ev), _no_overlap(), ColourModel.default(), HOLE_OWNER, why=why)
+    assert (states[i], why[i]) == ("red", "lit-cap")
+    ev["top_value"][i] = 0.75  # only 1.25 times the board: the recess decides
+    assert _read(ev)["track:12"] == "empty"
+    ev["top_value"][i], ev["base_saturation"][i] = 1.0, 0.5  # a greyer base: no peg's foot
+    assert _read(ev)["track:12"] == "empty"
+    ev["base_saturation"][i], ev["top_saturation"][i] = 0.9, 0.1  # no trace of colour on top
+    assert _read(ev)["track:12"] == "empty"
 
 
 def test_a_hidden_peg_on_its_print_with_a_deeply_coloured_body_is_read_with_a_hand_elsewhere() -> None:
