@@ -47,20 +47,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="rendered dome frames (default 1000)")
     parser.add_argument("--seed", type=int, default=900_000,
                         help="first seed of the rendered frames (default 900000)")
-    parser.add_argument("--only", choices=("dice-real", "dice-rendered", "board"), action="append",
+    parser.add_argument("--only", choices=("dice-real", "dice-rendered", "board", "board-print"), action="append",
                         help="run only these parts (repeatable)")
     parser.add_argument("--calibrated", action="store_true",
                         help="board part: calibrate on each scene's opening position first")
 
 
 def run(args: argparse.Namespace) -> int:
-    parts = set(args.only or ("dice-real", "dice-rendered", "board"))
+    parts = set(args.only or ("dice-real", "dice-rendered", "board", "board-print"))
     if "dice-real" in parts:
         bench_dice_real()
     if "dice-rendered" in parts:
         bench_dice_rendered(args.frames, args.seed)
     if "board" in parts:
         bench_board(args)
+    if "board-print" in parts:
+        from companion.vision.benchmark import run_print
+
+        run_print(args)
     return 0
 
 

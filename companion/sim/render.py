@@ -315,7 +315,7 @@ def _table_and_board(layout: Layout, scene: Scene, cam: Camera, light: FloatArra
     Nothing here moves while the camera and light stay put, so the result is
     kept with the camera: the frames of a video pay for it once.
     """
-    key = f"base:{id(layout)}:{scene.board_style}:{scene.table_style}:{light.round(6).tolist()}"
+    key = f"base:{id(layout)}:{scene.board_style}:{scene.table_style}:{scene.markers}:{light.round(6).tolist()}"
     store = cam.cache()
     hit = store.get(key)
     if hit is None:
@@ -333,7 +333,8 @@ def _draw_table_and_board(layout: Layout, scene: Scene, cam: Camera, light: Floa
     w, h = cam.size
     zt = layout.marker_z_mm
     img = _table(layout, scene.table_style, cam, zt)
-    _draw_markers(img, layout, cam)
+    if scene.markers:
+        _draw_markers(img, layout, cam)
     bw, bh = layout.size_mm
     corners = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float64)
     if zt < 0:

@@ -116,6 +116,9 @@ class Scene:
     #: JPEG quality (100 = no compression).
     jpeg_quality: int = 100
     hand: HandView | None = None
+    #: Whether the four marker sheets lie around the board (False: a table
+    #: without them, for locating the board by its own print).
+    markers: bool = True
     #: How much the lens and motion soften a hand (blur sigma as a fraction
     #: of a finger's radius in pixels; 0 = crisp edges).
     hand_softness: float = 0.0

@@ -100,7 +100,7 @@ class BoardPose:
     homography: np.ndarray
     marker_homography: np.ndarray
     camera: CameraPose
-    source: str  # "markers", "tracked" (same as last frame) or "corners"
+    source: str  # "markers", "tracked" (same as last frame), "corners", "holes" (followed) or "print"
     markers_seen: tuple[int, ...]
     reprojection_px: float
 
@@ -334,6 +334,17 @@ class BoardLocator:
             followed = follow_holes(gray, self._last, self.geometry)
             if followed is not None:
                 return replace(followed, markers_seen=tuple(sorted(found)))
+        elif frame.ndim == 3:
+            # Never found yet and no markers to go by: the board's own print
+            # (its coloured Homes, then its holes). Imported here: that module
+            # builds on this one's hole search.
+            from companion.vision.print_locate import locate_by_print
+
+            printed = locate_by_print(frame, self.geometry)
+            if printed is not None:
+                self._last = printed
+                return replace(printed, markers_seen=tuple(sorted(found)))
+            return LocateFailure(f"{pose.reason}, and the board's own print could not be placed", pose.markers_seen)
         return pose
 
     # -- the cheap still-camera check -----------------------------------------
@@ -483,7 +494,7 @@ def hole_fit(gray: np.ndarray, camera: CameraPose, geometry: BoardGeometry) -> f
     holes3 = np.column_stack([geometry.holes_mm, np.zeros(n)])
     pred = camera.project(holes3)
     radius = np.linalg.norm(camera.project(holes3 + [geometry.hole_radius_mm, 0.0, 0.0]) - pred, axis=1)
-    found = _spots(gray, pred, radius, 1.0, geometry, min_holes=0)
+    found = hole_spots(gray, pred, radius, 1.0, geometry, min_holes=0)
     if found is None:
         return 0.0
     board, image = found
@@ -526,7 +537,7 @@ def follow_holes(gray: np.ndarray, last: BoardPose, geometry: BoardGeometry) -> 
     for reach_factor, tolerance in ((3.0, 6.0), (1.2, 2.0)):
         if hom is not None:
             pred = cv2.perspectiveTransform(geometry.holes_mm.reshape(-1, 1, 2), hom).reshape(-1, 2)
-        found = _spots(gray, pred, radius, reach_factor, geometry)
+        found = hole_spots(gray, pred, radius, reach_factor, geometry)
         if found is None:
             return None
         hom, inliers = cv2.findHomography(found[0], found[1], cv2.RANSAC, tolerance)
@@ -569,7 +580,7 @@ def refine_with_holes(
     pred = camera.project(holes3)
     edge = camera.project(holes3 + [geometry.hole_radius_mm, 0.0, 0.0])
     radius = np.linalg.norm(edge - pred, axis=1)
-    found = _spots(gray, pred, radius, 3.0, geometry)
+    found = hole_spots(gray, pred, radius, 3.0, geometry)
     if found is None:
         return camera
     board_h, image_h = found
@@ -607,7 +618,7 @@ def refine_with_holes(
     return refined
 
 
-def _spots(gray: np.ndarray, pred: np.ndarray, radius: np.ndarray, reach_factor: float,
+def hole_spots(gray: np.ndarray, pred: np.ndarray, radius: np.ndarray, reach_factor: float,
            geometry: BoardGeometry, min_holes: int = MIN_HOLES) -> tuple[np.ndarray, np.ndarray] | None:
     """Board points and image centroids of the holes' dark spots near *pred*."""
     h, w = gray.shape[:2]

@@ -59,7 +59,8 @@ def test_read_prints_one_contract_line_per_image(frames: dict[str, Path],
     die = game["die"]
     assert isinstance(die, dict) and die["state"] in ("settled", "cocked", "hidden")
     assert ("value" in die) == (die["state"] == "settled")
-    assert blank["board"] == {"found": False, "reason": "no board markers seen"}
+    assert blank["board"] == {"found": False,
+                              "reason": "no board markers seen, and the board's own print could not be placed"}
 
 
 def test_read_reports_bad_files_and_still_prints_the_good_ones(
