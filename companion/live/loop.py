@@ -80,6 +80,10 @@ DIE_BLIND_SHARE = 0.75
 #: the camera never saw (``Loop._pops_missed``), not as a wrong move: more than
 #: a whole pop beyond, so a miscount or a peg moved without a 6 is still called.
 MISSED_PIPS = 6
+#: A board showing the mover's peg where no pop takes it (a peg still in the
+#: hand, read over another hole) is called only after this many seconds.
+TRANSIT_HOLD_S = 3.0
+TRANSIT_PIPS = 12
 #: "I have lost track" is said at most once in this many seconds.
 LOST_SAID_QUIET_S = 120.0
 #: Referee events spoken ahead of routine ones.
@@ -246,6 +250,12 @@ class Loop:
         self.board_stale = False  # the last board must change before it is fed again
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
+        #: A board that shows the mover's peg where no pop takes it, and since
+        #: when: called only if it stays (see :meth:`_in_transit`).
+        self.transit: tuple[boards.Board, float] | None = None
+        #: Pegs the loop placed where a board showed them when it got back in
+        #: step (``_follow``), not where a move it saw took them.
+        self.adopted: set[tuple[str, str]] = set()
         self.spoken_pop: tuple[int, float] | None = None  # a pop given by voice, not yet seen
         self.check_said: boards.Board | None = None  # a mismatch already described
         self.held_pops: list[PopSettled | PopUnread] = []
@@ -321,6 +331,8 @@ class Loop:
         self.referee = RefereeView(self._factory())
         self.unread = None
         self.inferred = None
+        self.transit = None
+        self.adopted = set()
         self.stage = "opening"
         self._say("Put every peg in its Home. I am looking for the board.")
         self._flush()
@@ -487,6 +499,8 @@ class Loop:
             return
         self.board_stale = False
         self.last_board = seen
+        if self.transit is not None and not boards.same(seen, self.transit[0], seen):
+            self.transit = None  # the peg in transit has come down elsewhere
         self._evaluate(seen)
         if boards.same(seen, self.referee.position, list(self.referee.position)):
             self.board_agreed_at = obs.t
@@ -652,11 +666,35 @@ class Loop:
             # the board, never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
             return
+        if self.illegal_board is None and self._in_transit(whole, expected):
+            # The mover's peg is seen where no pop would take it: most likely
+            # still in the hand, over another hole (seen in a whole rendered
+            # game: Blue's peg carried from its Start read in Blue's Finish for
+            # a second, and the loop lost track). Judged only if it stays so.
+            if self.transit is None or not boards.same(whole, self.transit[0], colours):
+                self.transit = (whole, self.t)
+            if self.t - self.transit[1] < TRANSIT_HOLD_S - 1e-9:
+                return
+        self.transit = None
         if not miss and self._too_unsure_to_call(whole):
             self._lose_track(whole, whole)
             return
         self.illegal_board = whole
         self._feed({"board": whole}, origin="camera")
+
+    def _in_transit(self, whole: boards.Board, expected: boards.Board) -> bool:
+        """Whether *whole* differs from the game only in the player to move's
+        pegs, and by more than two pops' worth of pips (``TRANSIT_PIPS``), with
+        no pop seen since the one being moved: no miscount puts a peg there (a
+        wrong count, a 6 moved as 7, is called at once), a hand carrying it
+        over the board does."""
+        mover = self.referee.player
+        if self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None:
+            return False  # with pops held since, several moves may show at once
+        others = [c for c in expected if c != mover]
+        if not boards.same(whole, expected, others) or boards.same(whole, expected, [mover]):
+            return False
+        return pips_needed({mover: expected[mover]}, {mover: whole.get(mover, [])}) > TRANSIT_PIPS
 
     def _catch_up(self, whole: boards.Board, unread: _Unread | None = None) -> bool:
         """Several moves seen at once (the board was not readable while they
@@ -755,7 +793,9 @@ class Loop:
         * more pops held than a catch-up may try, or no board agreeing with
           the game for ``LONG_UNSEEN_S`` while pops were seen, or a board
           more than a pop's worth of pips beyond the pops seen
-          (:meth:`_pops_missed`: pops the camera never saw).
+          (:meth:`_pops_missed`: pops the camera never saw);
+        * a peg placed from a board when the loop got back in step is gone
+          from there (:meth:`_adopted_gone`).
         """
         return (
             (self.unseen_pop_board is not None and self.unread is not None)
@@ -764,7 +804,18 @@ class Loop:
             or self._beyond_catch_up()
             or self._long_unseen()
             or self._pops_missed(whole)
+            or self._adopted_gone(whole)
         )
+
+    def _adopted_gone(self, whole: boards.Board) -> bool:
+        """A peg the loop placed from a board it could not explain (getting
+        back in step) is not where it put it, and the game still has it
+        there: that board may itself have been misread (in a whole rendered
+        game a blue peg read in Blue's Finish for minutes was adopted, and
+        every board after the misread ended was called)."""
+        position = self.referee.position
+        return any(place in position.get(colour, ()) and place not in whole.get(colour, ())
+                   for colour, place in self.adopted)
 
     def _mid_move(self, whole: boards.Board, expected: boards.Board) -> dict[str, int]:
         """``{mover: pegs in hand}`` when the player to move has pegs the game
@@ -873,7 +924,8 @@ class Loop:
         colour, value = found
         fed = 0
         ok = True
-        for line in self._relocations(before) + [{"command": "turn", "color": colour}]:
+        relocations = self._relocations(before)
+        for line in relocations + [{"command": "turn", "color": colour}]:
             events = self._feed(line, origin="loop", quiet=("peg", "turn"))
             fed += 1
             if any(e.get("event") == "error" for e in events):
@@ -884,6 +936,7 @@ class Loop:
                 self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
             return
         self.lost = None
+        self.adopted = {(str(r["color"]), str(r["to"])) for r in relocations if r["to"] != "home"}
         self.held_pops.clear()
         self.unread = None
         self.inferred = None
@@ -1482,6 +1535,10 @@ class Loop:
     def _timers(self) -> None:
         t = self.t
         tm = self.timers
+        if self.transit is not None and t - self.transit[1] >= TRANSIT_HOLD_S - 1e-9:
+            if self.stage == "game":
+                self._evaluate(self.transit[0])  # it stayed: judged now (called, unless explained)
+            self.transit = None
         for colour, due in list(tm.awaiting_home.items()):
             if t >= due:
                 del tm.awaiting_home[colour]

@@ -666,3 +666,62 @@ def test_a_move_with_no_pop_seen_then_an_unread_pop_then_a_board_beyond_is_follo
                                         blue=["track:20", "home", "home", "home"])))
     assert "illegal" not in kinds(loop)
     assert said(speaker).count(LOST) == 1
+
+
+def test_a_peg_seen_far_from_any_count_is_judged_only_if_it_stays_there() -> None:
+    # Red pops a 3 for its peg on its Start; the peg is read in Red's Finish
+    # (carried over it in the hand) before it comes down on 4. No miscount
+    # puts it there: the loop waits, and the move is taken, nothing called.
+    loop, speaker, _ = started()
+    red_out(loop)
+    loop.handle(PopSettled(10.0, 3))
+    n = len(loop.events)
+    loop.handle(BoardStable(11.0, board(red=["finish:2", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(Tick(12.0))
+    loop.handle(Tick(13.5))
+    assert events_after(loop, n) == []
+    loop.handle(BoardStable(13.8, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert events_after(loop, n) == [("move", 3), ("turn", None)]
+    assert not any("lost track" in text for text in said(speaker))
+    # Left there, it is judged once the hold is over: far more pips than the
+    # pops seen, so pops the camera missed (lost track, followed), not a call.
+    loop, speaker, _ = started()
+    red_out(loop)
+    loop.handle(PopSettled(10.0, 3))
+    loop.handle(BoardStable(11.0, board(red=["finish:2", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(Tick(13.0))
+    assert not any("lost track" in text for text in said(speaker))
+    loop.handle(Tick(14.0))
+    assert any("lost track" in text for text in said(speaker)) and "illegal" not in kinds(loop)
+
+
+def test_a_miscount_is_still_called_at_once() -> None:
+    loop, _, _ = started()
+    red_out(loop)
+    loop.handle(PopSettled(10.0, 3))
+    loop.handle(BoardStable(11.0, board(red=["track:5", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert kinds(loop)[-1] == "illegal"
+
+
+def test_a_peg_placed_from_a_board_when_back_in_step_is_not_called_when_it_turns_up_elsewhere() -> None:
+    # The loop lost track and got back in step from a board that showed Blue's
+    # peg on 14 (a misread: it was on 12). When the peg is then read on 12,
+    # that is the misread ending, not a move to call.
+    loop, speaker, _ = started()
+    red_out(loop, then=3)
+    loop.handle(PopSettled(12.0, 2))
+    wrong = board(red=["track:4", "home", "home", "home"], blue=["track:15", "home", "home", "home"])
+    loop.adopted = {("blue", "track:10")}
+    loop.handle(BoardStable(13.0, wrong))
+    assert "illegal" not in kinds(loop)
+    assert any("lost track" in text for text in said(speaker))
+    # Seen where a move the loop saw put it, the same board is a wrong count.
+    loop, _, _ = started()
+    red_out(loop, then=3)
+    loop.handle(PopSettled(12.0, 2))
+    loop.handle(BoardStable(13.0, wrong))
+    assert kinds(loop)[-1] == "illegal"
