@@ -79,13 +79,18 @@ def referee_frames(
     loop = Loop(Referee, speaker or SilentSpeaker())
     loop.start(players or None, setup.get("rules"), setup.get("turn"), setup.get("pegs"))
     truths: list[Any] = []
+    remaining = iter(frames)
 
     def images() -> Iterable[Frame]:
-        for image, ft in frames:
+        for image, ft in remaining:
             truths.append(ft)
             yield Frame(float(ft.time), image)
 
     stats = feed_frames(loop, images(), stream)
+    # The loop stops at its game over, which it may see before the frame the
+    # truth records the winning move on: the clip's truth is read to its end
+    # (frames not read), or the judge would miss the truth's last events.
+    truths.extend(ft for _, ft in remaining)
     return loop, stats, truth_of(truths)
 
 
@@ -148,7 +153,11 @@ class KeptReader:
         self._readings = iter(readings)
 
     def read(self, frame_bgr: Any) -> Any:
-        return next(self._readings)
+        from companion.vision.readings import FrameReading
+
+        # Frames after the last kept reading (the run that kept them stopped
+        # at its game over; a changed loop may not have) show no board.
+        return next(self._readings, FrameReading(found=False, reason="no reading kept for this frame"))
 
 
 def run_game(seed: int, players: Sequence[str], keep: Path | None = None,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from companion.live.judge import judge
 
 
@@ -63,3 +67,41 @@ def test_a_pop_read_wrong_or_a_turn_out_of_order_is_not_forgiven() -> None:
     false_call = [*((t, e) for t, e in [(0.0, LOST[0]), (2.0, ev("skip")), (2.0, LOST[3]), (5.3, LOST[4]),
                                         (7.1, LOST[5])]), (8.0, {"event": "illegal", "reason": "wrong-count"})]
     assert not judge(LOST, false_call).right_but_unread
+
+
+def test_the_truth_of_a_clip_is_read_to_its_end_when_the_loop_stops_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop stops at its game over, which it may see on an earlier frame
+    than the one the truth records the winning move on: the judge still gets
+    the truth's last events (whole rendered game seed 9 was judged wrong for
+    three events the truth had not yet recorded)."""
+    import companion.live.clips as clips
+    from companion.vision.readings import FrameReading
+
+    class EndsTheGame:
+        """A vision stream that reads nothing; the game ends on its second frame."""
+
+        def __init__(self) -> None:
+            self.loop: Any = None
+            self.pushed = 0
+
+        def push(self, image: object, t: float) -> list[object]:
+            self.pushed += 1
+            if self.pushed == 2:
+                self.loop.stage = "over"
+            return []
+
+    stream = EndsTheGame()
+    real_feed = clips.feed_frames
+
+    def feed(loop: Any, items: Any, s: EndsTheGame) -> Any:
+        s.loop = loop
+        return real_feed(loop, items, s)
+
+    monkeypatch.setattr(clips, "feed_frames", feed)
+    frames = [(None, clips._Timed({"time": k * 0.5, "events": [ev("turn", k)]})) for k in range(6)]
+    _, stats, truth = clips.referee_frames(frames, {"players": ["red", "blue"]}, stream=stream)
+    assert stats.frames == 2 and stream.pushed == 2
+    assert [e["value"] for e in truth.events] == [0, 1, 2, 3, 4, 5]
+    # Replaying kept readings past the last one kept: no board, not a crash.
+    reader = clips.KeptReader([FrameReading(found=True)])
+    assert reader.read(None).found and not reader.read(None).found
