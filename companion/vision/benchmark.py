@@ -280,37 +280,42 @@ def run_print(args: argparse.Namespace, frames: int = 300) -> None:
     held-out positions and scenes as the board part (hands included), on a
     table without the marker sheets, each frame a cold start. A pose is
     *misplaced* when some hole lies more than 3 px from where it truly is:
-    worse than none (the reader would read the wrong holes)."""
+    worse than none. The found frames are then read as the board part reads
+    its frames (every hole, and the would-be false positions)."""
     import cv2
 
     from companion.layout import HOLE_NAMES, load_layout
     from companion.sim import DieView, Scene, render
     from companion.vision.geometry import BoardGeometry
-    from companion.vision.locate import BoardLocator, BoardPose
+    from companion.vision.reader import BoardReader
 
     cv2.setNumThreads(1)
     layout = load_layout()
     geometry = BoardGeometry.from_layout(layout)
     n = min(frames, args.frames)
-    found = misplaced = 0
+    misplaced = 0
     medians: list[float] = []
     ms: list[float] = []
+    score = BoardScore()
+    holes = np.column_stack([geometry.holes_mm, np.zeros(len(geometry.holes_mm))])
     for k in range(n):
         seed = args.seed + k
         rng = np.random.default_rng(seed)
         pegs = random_position(rng)
         scene = replace(Scene.random(int(rng.integers(2**31)), layout, size=(1280, 720)), markers=False)
         frame, truth = render(pegs, DieView(int(rng.integers(1, 7))), scene, seed=seed, layout=layout)
+        reader = BoardReader(layout, read_die=False)
         t0 = time.process_time()
-        pose = BoardLocator(geometry).locate(frame)
+        reading = reader.read(frame)
         ms.append((time.process_time() - t0) * 1e3)
-        if not isinstance(pose, BoardPose):
+        _score_frame(score, reading, truth)
+        if reading.pose is None:
             continue
-        found += 1
-        holes = np.column_stack([geometry.holes_mm, np.zeros(len(geometry.holes_mm))])
-        err = np.linalg.norm(pose.camera.project(holes) - np.array([truth.holes_px[h] for h in HOLE_NAMES]), axis=1)
+        err = np.linalg.norm(reading.pose.camera.project(holes)
+                             - np.array([truth.holes_px[h] for h in HOLE_NAMES]), axis=1)
         misplaced += int(err.max() > 3.0)
         medians.append(float(np.median(err)))
+    found = score.found
     print(f"board with no markers: {n} rendered 1280x720 frames, seeds {args.seed}..{args.seed + n - 1} "
           "(the board part's positions and scenes, hands included, no marker sheets)")
     print(f"  found by its print:          {100.0 * found / n:.1f}% ({found}/{n})")
@@ -318,4 +323,8 @@ def run_print(args: argparse.Namespace, frames: int = 300) -> None:
     if medians:
         print(f"  hole error, median per frame: {statistics.median(medians):.2f} px "
               f"(worst frame's median {max(medians):.2f} px)")
-    print(f"  time per cold start, one core (CPU): median {statistics.median(ms):.1f} ms")
+    if score.holes:
+        print(f"  per-hole error of the found frames: {100.0 * (score.wrong + score.unknown) / score.holes:.3f}% "
+              f"({score.wrong} wrong, {score.unknown} unknown, of {score.holes} uncovered holes)")
+        print(f"  found frames read complete whose position is wrong: {score.complete_wrong} of {score.complete}")
+    print(f"  time per cold read (pegs, no die), one core (CPU): median {statistics.median(ms):.1f} ms")
