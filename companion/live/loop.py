@@ -80,8 +80,9 @@ DIE_BLIND_SHARE = 0.75
 #: the camera never saw (``Loop._pops_missed``), not as a wrong move: more than
 #: a whole pop beyond, so a miscount or a peg moved without a 6 is still called.
 MISSED_PIPS = 6
-#: A board showing the mover's peg where no pop takes it (a peg still in the
-#: hand, read over another hole) is called only after this many seconds.
+#: A board showing the mover's peg more than ``TRANSIT_PIPS`` pips from its
+#: place (two pops' worth: no miscount puts it there; a peg still in the hand,
+#: read over another hole, does) is judged only after ``TRANSIT_HOLD_S``.
 TRANSIT_HOLD_S = 3.0
 TRANSIT_PIPS = 12
 #: "I have lost track" is said at most once in this many seconds.
@@ -250,8 +251,8 @@ class Loop:
         self.board_stale = False  # the last board must change before it is fed again
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
-        #: A board that shows the mover's peg where no pop takes it, and since
-        #: when: called only if it stays (see :meth:`_in_transit`).
+        #: A board that shows the mover's peg far from any count, and since
+        #: when: judged only if it stays (see :meth:`_in_transit`).
         self.transit: tuple[boards.Board, float] | None = None
         #: Pegs the loop placed where a board showed them when it got back in
         #: step (``_follow``), not where a move it saw took them.
