@@ -185,7 +185,7 @@ def run_game(seed: int, players: Sequence[str], keep: Path | None = None,
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         with open(keep / f"game{seed}.pkl", "wb") as f:
-            pickle.dump({"setup": setup, "truths": [ft.to_json() for ft in truths],
+            pickle.dump({"setup": setup, "fps": kwargs.get("fps"), "truths": [ft.to_json() for ft in truths],
                          "readings": [_fields(r) for r in reader.readings]}, f,
                         protocol=pickle.HIGHEST_PROTOCOL)
     return judge_clip(loop, truth), stats, total - stats.seconds
@@ -205,7 +205,8 @@ def replay_kept_game(path: Path) -> tuple[Verdict, RunStats, float]:
         setup, truths, readings = kept["setup"], kept["truths"], kept["readings"]
     except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError) as exc:
         raise UserError(f"{path}: not a kept game ({exc})") from exc
-    frames = ((None, _Timed(ft)) for ft in truths)
+    fps = kept.get("fps") or _frame_rate(truths)
+    frames = ((None, _Timed(ft, fps)) for ft in truths)
     kept_readings = [FrameReading(**fields) for fields in readings]
     loop, stats, truth = referee_frames(frames, setup, stream=VisionStream(KeptReader(kept_readings)))
     return judge_clip(loop, truth), stats, 0.0
@@ -222,13 +223,32 @@ def _fields(reading: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Timed:
-    """A kept frame truth (its JSON) as :func:`referee_frames` takes it."""
+    """A kept frame truth (its JSON) as :func:`referee_frames` takes it.
+
+    With the frame rate, its time is the frame's exact one (frame / fps), as
+    the rendered run had it: the JSON's is rounded to the millisecond, and
+    the time layer's waits (0.5 s, say: three frames at 6 fps) are compared
+    far more finely than that, so a replay on rounded times could differ
+    from the run it replays (a 1280x720 game replayed with one call fewer).
+    """
 
     data: dict[str, Any]
+    fps: float | None = None
 
     @property
     def time(self) -> float:
+        if self.fps and "frame" in self.data:
+            return int(self.data["frame"]) / self.fps
         return float(self.data["time"])
 
     def to_json(self) -> dict[str, Any]:
         return self.data
+
+
+def _frame_rate(truths: Sequence[dict[str, Any]]) -> float | None:
+    """The frame rate of kept truths (frame numbers over rounded times):
+    for kept games written before the rate was kept with them."""
+    last = next((t for t in reversed(truths) if float(t.get("time", 0.0)) > 0 and "frame" in t), None)
+    if last is None:
+        return None
+    return round(int(last["frame"]) / float(last["time"]), 2)

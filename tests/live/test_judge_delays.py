@@ -105,3 +105,16 @@ def test_the_truth_of_a_clip_is_read_to_its_end_when_the_loop_stops_first(monkey
     # Replaying kept readings past the last one kept: no board, not a crash.
     reader = clips.KeptReader([FrameReading(found=True)])
     assert reader.read(None).found and not reader.read(None).found
+
+
+def test_kept_frames_are_replayed_at_their_exact_times() -> None:
+    """A kept truth's time is rounded to the millisecond; the time layer's
+    waits are compared far more finely, so a replay must use frame / fps
+    (a 1280x720 game replayed on rounded times made one call fewer)."""
+    from companion.live.clips import _frame_rate, _Timed
+
+    truths = [{"frame": k, "time": round(k / 6.0, 3)} for k in range(0, 3034, 7)]
+    assert _frame_rate(truths) == 6.0
+    assert _Timed(truths[-1], 6.0).time == truths[-1]["frame"] / 6.0 != truths[-1]["time"]
+    assert _Timed({"time": 1.5}).time == 1.5  # no frame rate known: the kept time
+    assert _frame_rate([{"frame": 0, "time": 0.0}]) is None
