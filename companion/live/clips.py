@@ -39,7 +39,12 @@ def truth_of(frames: Iterable[Any]) -> ClipTruth:
     truth = ClipTruth(setup={})
     for ft in frames:
         data = ft.to_json() if hasattr(ft, "to_json") else ft
-        t = float(data["time"])
+        # The frame's exact time where it has one (the JSON's is rounded to
+        # the millisecond), the same clock the loop's announcements carry: a
+        # call made on the very frame of the illegal board was judged false
+        # and the board missed when the two clocks differed by a fraction of
+        # a millisecond.
+        t = float(ft.time) if hasattr(ft, "time") else float(data["time"])
         for line in data.get("inputs", []):
             if "setup" in line:
                 truth.setup = dict(line["setup"])

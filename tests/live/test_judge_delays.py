@@ -118,3 +118,13 @@ def test_kept_frames_are_replayed_at_their_exact_times() -> None:
     assert _Timed(truths[-1], 6.0).time == truths[-1]["frame"] / 6.0 != truths[-1]["time"]
     assert _Timed({"time": 1.5}).time == 1.5  # no frame rate known: the kept time
     assert _frame_rate([{"frame": 0, "time": 0.0}]) is None
+    # The judge takes the truth's times from the same exact clock: a call made
+    # on the frame of the illegal board (t = 3004 / 6) matches it.
+    from companion.live.clips import truth_of
+
+    shown = {"frame": 3004, "time": 500.667, "events": [{"event": "illegal", "reason": "wrong-count"}]}
+    truth = truth_of([_Timed(shown, 6.0)])
+    assert truth.illegal_at == [3004 / 6.0]
+    call = (3004 / 6.0, {"event": "illegal", "reason": "wrong-count"})
+    verdict = judge(truth.events, [call], illegal_at=truth.illegal_at)
+    assert verdict.false_illegal == 0 and verdict.missed_illegal == 0
