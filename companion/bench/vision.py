@@ -13,6 +13,8 @@ Parts (each a function, each printing its own figures and targets):
   ``read_die_in_dome`` (pips) or learned ``FaceTemplates`` (digits, learned
   from one tidy frame per face). Seeds start at ``--seed`` (default 900000),
   far from the seeds used while developing (10000-49999).
+- ``companion.bench.digit_dice``: digit dice as a family uses them, each
+  camera calibrated on its own (``--cameras``, ``--camera-seed``).
 
 Board parts are added beside these as their own functions.
 """
@@ -47,18 +49,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="rendered dome frames (default 1000)")
     parser.add_argument("--seed", type=int, default=900_000,
                         help="first seed of the rendered frames (default 900000)")
-    parser.add_argument("--only", choices=("dice-real", "dice-rendered", "board", "board-print"), action="append",
-                        help="run only these parts (repeatable)")
+    parser.add_argument("--only", choices=("dice-real", "dice-rendered", "dice-digits", "board", "board-print"),
+                        action="append", help="run only these parts (repeatable)")
+    parser.add_argument("--cameras", type=int, default=40,
+                        help="dice-digits: cameras, each calibrated on its own (default 40)")
+    parser.add_argument("--camera-seed", type=int, default=950_000,
+                        help="dice-digits: first camera seed (default 950000)")
     parser.add_argument("--calibrated", action="store_true",
                         help="board part: calibrate on each scene's opening position first")
 
 
 def run(args: argparse.Namespace) -> int:
-    parts = set(args.only or ("dice-real", "dice-rendered", "board", "board-print"))
+    parts = set(args.only or ("dice-real", "dice-rendered", "dice-digits", "board", "board-print"))
     if "dice-real" in parts:
         bench_dice_real()
     if "dice-rendered" in parts:
         bench_dice_rendered(args.frames, args.seed)
+    if "dice-digits" in parts:
+        from companion.bench.digit_dice import bench_dice_digits
+
+        bench_dice_digits(args.cameras, args.camera_seed)
     if "board" in parts:
         bench_board(args)
     if "board-print" in parts:

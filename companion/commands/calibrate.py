@@ -4,13 +4,22 @@ Put every peg in its Home, point the camera at the board, and run it with
 ``--camera N``, ``--video FILE`` or ``--image FILE``. The result is saved as
 JSON (default ``calibration.json`` in the user data folder) and reused with
 ``--calibration FILE`` by ``companion read`` and ``companion play``.
+
+A die with digits instead of pips is learned too, from one frame per face
+(``--die-faces``): six photos from the same camera, the die lying flat in
+the Pop-O-Matic showing 1, 2, ... 6 in turn; with ``--camera`` and no
+files, the command asks for each face and takes a frame when Enter is
+pressed. The learned faces are read back before they are saved, so faces
+shown out of order are refused, naming the photo.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--layout", metavar="FILE", help="board layout (default: the classic board)")
     parser.add_argument("--out", metavar="FILE",
                         help="where to save (default: calibration.json in the user data folder)")
+    parser.add_argument("--die-faces", nargs="*", metavar="IMAGE",
+                        help="learn a digit die: six photos of the die in the Pop-O-Matic showing "
+                             "1, 2, ... 6 in that order (with --camera and no photos: asks for "
+                             "each face in turn)")
 
 
 def _frames(args: argparse.Namespace) -> Iterator[np.ndarray]:
@@ -67,13 +80,43 @@ def run(args: argparse.Namespace) -> int:
         why = reasons[0] if reasons else "no frames"
         raise UserError(f"the board was not found ({why}); calibration needs the four markers in view")
     calibration = calibrate(evidences, layout)
+    summary: dict[str, object] = {}
+    if args.die_faces is not None:
+        from companion.vision.die_faces import learn_die_faces
+
+        faces = learn_die_faces(reader, _face_frames(args))
+        calibration = replace(calibration, die_faces=faces)
+        summary["die_faces"] = sorted(faces.patches)
     out = Path(args.out) if args.out else default_calibration_path()
     kept = save_calibration(calibration, out)
     if kept is not None:
-        import sys
-
         print(f"companion calibrate: note: the unreadable file at {out} was kept as {kept}",
               file=sys.stderr)
     print(json.dumps({"calibration": str(out), "frames": calibration.frames,
-                      "layout": calibration.layout}))
+                      "layout": calibration.layout, **summary}))
     return 0
+
+
+def _face_frames(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
+    """(where it came from, frame) for the die's faces 1..6, in order."""
+    from companion.vision.images import camera_frames, read_image
+
+    files = list(args.die_faces)
+    if files:
+        if len(files) != 6:
+            raise UserError(f"--die-faces needs six photos, of the die showing 1, 2, 3, 4, 5 and 6 "
+                            f"in that order (got {len(files)})")
+        for name in files:
+            yield name, read_image(name)
+        return
+    if args.camera is None:
+        raise UserError("--die-faces needs six photos, of the die showing 1, 2, 3, 4, 5 and 6 in "
+                        "that order (only with --camera can the faces be shown live)")
+    for value in range(1, 7):
+        print(f"Tap the Pop-O-Matic until the die lies flat showing {value}, then press Enter.",
+              file=sys.stderr, flush=True)
+        if not sys.stdin.readline():
+            raise UserError("--die-faces with --camera waits for Enter before each face, "
+                            "but the input has ended; give six photos instead")
+        frame = next(iter(camera_frames(args.camera, limit=1)))
+        yield f"camera {args.camera}, face {value}", frame

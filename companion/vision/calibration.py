@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from companion.errors import UserError
 from companion.layout import COLORS, HOLE_NAMES, Layout
 from companion.paths import user_data_dir
 from companion.vision.pegs import ColourModel, HoleEvidence, chroma
+
+if TYPE_CHECKING:
+    from companion.vision.dice.templates import FaceTemplates
 
 FORMAT = "companion-calibration"
 VERSION = 1
@@ -60,6 +63,10 @@ class Calibration:
     recess_value: float
     frames: int
     created: str
+    #: The faces of this table's die, learned from one frame per face
+    #: (``companion calibrate --die-faces``): a die with digits instead of
+    #: pips is read with them. None: the standard pip faces.
+    die_faces: FaceTemplates | None = None
 
     def colour_model(self) -> ColourModel:
         base = ColourModel.default()
@@ -71,13 +78,16 @@ class Calibration:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "layout": self.layout,
             "peg_chroma": {c: [round(float(x), 5) for x in v] for c, v in self.peg_chroma.items()},
             "min_saturation": round(self.min_saturation, 5),
             "recess_value": round(self.recess_value, 5),
             "frames": self.frames, "created": self.created,
         }
+        if self.die_faces is not None:
+            out["die_faces"] = self.die_faces.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: Any, source: str = "<calibration>") -> Calibration:
@@ -103,6 +113,13 @@ class Calibration:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise bad(f"{type(exc).__name__}: {exc}") from None
+        if "die_faces" in data:
+            from companion.vision.dice.templates import FaceTemplates
+
+            try:
+                cal = replace(cal, die_faces=FaceTemplates.from_json(data["die_faces"]))
+            except ValueError as exc:
+                raise bad(f"die_faces: {exc}") from None
         if not (0.0 < cal.min_saturation < 5.0 and 0.0 < cal.recess_value < 1.0):
             raise bad("thresholds out of range")
         return cal

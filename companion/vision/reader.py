@@ -57,21 +57,31 @@ HOLE_PRINT: tuple[str | None, ...] = tuple(
 )
 
 
-def _default_die_reader(geometry: BoardGeometry) -> DieReader | None:
-    """The die engineer's dome reader for this board's die, when it is part of this build."""
+def _default_die_reader(geometry: BoardGeometry, calibration: Calibration | None) -> DieReader | None:
+    """The die engineer's dome reader for this board's die, when it is part of this build:
+    the die faces learned at calibration when there are some (a digit die), else pips."""
     import companion.vision.dice as dice
 
     try:
         read_die_in_dome = dice.read_die_in_dome
     except AttributeError:
         return None
-    fraction = geometry.die_size_mm / (DOME_SPAN_RADII * geometry.dome_radius_mm)
+    fraction = dice_fraction(geometry)
+    faces = calibration.die_faces if calibration is not None else None
 
     def read(crop: np.ndarray) -> DieReading:
-        reading: DieReading = read_die_in_dome(crop, fraction=fraction)
+        reading: DieReading = (
+            read_die_in_dome(crop, fraction=fraction) if faces is None
+            else faces.read(crop, fraction)
+        )
         return reading
 
     return read
+
+
+def dice_fraction(geometry: BoardGeometry) -> float:
+    """The die's side over the side of the dome crop (``BoardReader.dome_crop``)."""
+    return geometry.die_size_mm / (DOME_SPAN_RADII * geometry.dome_radius_mm)
 
 
 class BoardReader:
@@ -99,7 +109,7 @@ class BoardReader:
             calibration.colour_model() if calibration is not None else ColourModel.default()
         )
         self.calibration = calibration
-        self.die_reader = (die_reader or _default_die_reader(self.geometry)) if read_die else None
+        self.die_reader = (die_reader or _default_die_reader(self.geometry, calibration)) if read_die else None
         self._plan_key: tuple[int, tuple[int, int]] | None = None
         self._plan: SamplePlan | None = None
         self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None

@@ -5,6 +5,9 @@ was chosen on 700000-700399; the benchmark's 900000+ are held out). All
 states are read, as at the table: a value on a cocked or hand-covered die is
 as wrong a call as one on a flat die. With the acceptance before this one
 (0.55 correlation, 30% darker, no zone) these frames gave 2 wrong values.
+The faces here are learned from another camera's tidy frames (the
+benchmark's ``learned_digit_faces``); faces learned by the camera in play
+are tested in tests/vision_board/test_calibrate_die_faces.py.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ def test_digit_dice_on_development_frames_are_never_read_wrong() -> None:
              if r.value is not None and r.value != s.value]
     right = sum(s.state == "settled" and r.value == s.value for s, r in readings)
     assert wrong == []
-    assert right >= 9  # 12 of 90 frames when written
+    assert right >= 12  # 16 of 90 when written (12 with the template finder alone)
 
 
 def _match_at(radii: float) -> FaceMatch:

@@ -226,7 +226,7 @@ def read_by_templates(
     crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION
 ) -> DieReading:
     """The template reader with its pip-place second opinion (before the classifier)."""
-    match, fine = _match_with_image(crop_bgr, fraction, None)
+    match, fine = match_with_image(crop_bgr, fraction, None)
     grid = None if match is None else grid_at(fine, match)
     if (
         match is not None
@@ -307,10 +307,10 @@ def match_in_dome(
     faces: Mapping[int, Mapping[int, FloatImage]] | None = None,
 ) -> FaceMatch | None:
     """The best face match in the dome: found coarse, then read fine."""
-    return _match_with_image(crop_bgr, fraction, faces)[0]
+    return match_with_image(crop_bgr, fraction, faces)[0]
 
 
-def _match_with_image(
+def match_with_image(
     crop_bgr: NDArray[np.uint8],
     fraction: float,
     faces: Mapping[int, Mapping[int, FloatImage]] | None,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,7 +37,17 @@ from companion.vision.dice.canonical import (
     upright_region,
     windows,
 )
-from companion.vision.dice.facenet import NO_FACE, FaceNet
+from companion.vision.dice.facenet import NO_FACE, Matrix
+
+
+class WindowScorer(Protocol):
+    """What the search needs of a classifier: a score per class (column 0 is
+    "no face", 1..6 the values) for each window's feature row."""
+
+    @property
+    def classes(self) -> int: ...
+
+    def probabilities(self, rows: Matrix) -> Matrix: ...
 
 #: The searched middle of the dome, in dome radii from its centre.
 SEARCH_ZONE = 0.42
@@ -74,7 +85,7 @@ class Scan:
     probs: FloatImage  # (N, 7)
 
 
-def scan_middle(gray: FloatImage, fraction: float, net: FaceNet, span_radii: float) -> list[Scan]:
+def scan_middle(gray: FloatImage, fraction: float, net: WindowScorer, span_radii: float) -> list[Scan]:
     """The coarse pass: the classifier on every window of the dome's middle, at each angle."""
     side = float(min(gray.shape[:2]))
     die = fraction * side
@@ -94,7 +105,7 @@ def scan_middle(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
     return scans
 
 
-def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: float) -> NetFace:
+def search_face(gray: FloatImage, fraction: float, net: WindowScorer, span_radii: float) -> NetFace:
     """The best face in the middle of a dome crop *gray* (float, any size, square).
 
     *fraction* is the die's side over the crop's side; *span_radii* how many
@@ -145,7 +156,7 @@ def search_face(gray: FloatImage, fraction: float, net: FaceNet, span_radii: flo
     )
 
 
-def turned_probability(gray: FloatImage, face: NetFace, fraction: float, net: FaceNet) -> float:
+def turned_probability(gray: FloatImage, face: NetFace, fraction: float, net: WindowScorer) -> float:
     """*net*'s lowest probability of *face*'s value over the four quarter turns
     of *face*'s window (a second classifier's opinion of the same place)."""
     if face.value == NO_FACE:

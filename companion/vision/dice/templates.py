@@ -12,8 +12,10 @@ Saved as plain JSON (the board reader keeps it in the calibration file).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import cv2
@@ -21,13 +23,27 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.dice.dome import (
+    ACCEPT_LEARNED,
     DEFAULT_DIE_FRACTION,
+    DOME_SPAN_RADII,
     READ_DIE_PX,
     SEARCH_DIE_PX,
     generic_face,
-    read_die_in_dome,
+    judge,
+    match_with_image,
     rescaled,
     scaled_crop,
+)
+from companion.vision.dice.face_search import search_face
+from companion.vision.dice.facenet import NO_FACE
+from companion.vision.dice.learned_search import (
+    AGREE,
+    READ_BACK,
+    Agreement,
+    FaceBank,
+    agrees,
+    inner_lead,
+    inner_rows,
 )
 from companion.vision.dice.matching import (
     FacePlace,
@@ -70,8 +86,37 @@ class FaceTemplates:
     def learn(
         cls, crops: Mapping[int, NDArray[np.uint8]], fraction: float = DEFAULT_DIE_FRACTION
     ) -> FaceTemplates:
-        """Learn each face from a dome crop showing it on top (crop convention of ``dome.py``)."""
-        return cls({value: learn_patch(crop, fraction, value) for value, crop in crops.items()})
+        """Learn each face from a dome crop showing it on top (crop convention of ``dome.py``).
+
+        ``ValueError`` naming the face when no die face is found in its crop.
+        """
+        patches = {}
+        for value, crop in crops.items():
+            try:
+                patches[value] = learn_patch(crop, fraction, value)
+            except ValueError as exc:
+                raise ValueError(f"face {value}: {exc}") from None
+        return cls(patches)
+
+    def misreads(
+        self, crops: Mapping[int, NDArray[np.uint8]], fraction: float = DEFAULT_DIE_FRACTION
+    ) -> tuple[dict[int, int], list[int]]:
+        """Each crop read back with these faces (at the ``READ_BACK`` bar):
+        ({shown: read as another value}, [faces shown but given no value]).
+
+        Either means two faces look alike to this camera: one face shown
+        twice, or digits too small or blurred to tell apart
+        (``companion.vision.die_faces`` refuses such faces).
+        """
+        wrong: dict[int, int] = {}
+        unread: list[int] = []
+        for value, crop in sorted(crops.items()):
+            reading = self.read(crop, fraction, READ_BACK)
+            if reading.value is None:
+                unread.append(value)
+            elif reading.value != value:
+                wrong[value] = reading.value
+        return wrong, unread
 
     def faces(self) -> Mapping[int, Mapping[int, FloatImage]]:
         """The learned faces at the sizes the dome reader uses."""
@@ -82,11 +127,45 @@ class FaceTemplates:
                 }
         return self._sized
 
+    @cached_property
+    def bank(self) -> FaceBank:
+        """The learned faces for the classifier's search (``learned_search.py``)."""
+        return FaceBank.of(self.patches)
+
+    @cached_property
+    def middles(self) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
+        """The learned faces' middles, for the value check (``learned_search.py``)."""
+        return inner_rows(self.patches)
+
     def read(
-        self, crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION
+        self, crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION,
+        accept: Agreement = AGREE,
     ) -> DieReading:
-        """Read a dome crop with the learned faces."""
-        return read_die_in_dome(crop_bgr, fraction, self.faces())
+        """Read a dome crop with the learned faces.
+
+        The classifier's thorough search runs with the learned faces
+        (``learned_search.py``); its face is announced only when the face's
+        middle matches that value best by a clear lead and the template
+        finder's best match agrees (the same value at the same place, with
+        dark marks). A face the template finder sees at the dome's wall is
+        ``cocked``. *accept* is play's bar unless given (the calibration
+        check reads back at ``READ_BACK``). Figures in docs/vision-dice.md,
+        "Learned faces".
+        """
+        match, fine = match_with_image(crop_bgr, fraction, self.faces())
+        reading = judge(match, ACCEPT_LEARNED, fraction)
+        if reading.state == "cocked" or match is None:
+            return reading
+        gray = to_gray(crop_bgr).astype(np.float32)
+        die_px = fraction * min(gray.shape[:2])
+        face = search_face(gray, fraction, self.bank, DOME_SPAN_RADII)
+        k = min(gray.shape[:2]) / min(fine.shape[:2])
+        mx, my = (match.place.x + 0.5) * k - 0.5, (match.place.y + 0.5) * k - 0.5
+        apart = math.hypot(mx - face.x, my - face.y) / die_px
+        if face.value != NO_FACE and agrees(face, inner_lead(gray, face, die_px, self.middles),
+                                            match, apart, accept):
+            return DieReading("settled", face.value, round(min(1.0, face.probability), 3))
+        return DieReading.unreadable("hidden", reading.confidence)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -126,16 +205,31 @@ class FaceTemplates:
 def learn_patch(
     crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION, value: int | None = None
 ) -> NDArray[np.uint8]:
-    """The top face of the die in a dome crop, upright (up to a quarter turn), PATCH_PX square.
+    """The top face of the die in a dome crop, upright (up to a quarter turn), PATCH_PX square."""
+    gray = to_gray(crop_bgr).astype(np.float32)
+    x, y, angle = face_place(gray, fraction, value)
+    die_px = fraction * min(gray.shape[:2])
+    m = cv2.getRotationMatrix2D((x, y), angle, PATCH_PX / die_px)
+    m[0, 2] += PATCH_PX / 2.0 - x
+    m[1, 2] += PATCH_PX / 2.0 - y
+    patch = cv2.warpAffine(
+        gray, m, (PATCH_PX, PATCH_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.clip(patch, 0, 255).astype(np.uint8)
+
+
+def face_place(
+    gray: FloatImage, fraction: float = DEFAULT_DIE_FRACTION, value: int | None = None
+) -> tuple[float, float, float]:
+    """Where the top face of a flat die is in a grey dome crop: centre (crop px) and turn (degrees).
 
     The face is found as a bright square with a darker rim and one central
     mark (a digit or a one looks like that from afar; a glare spot, bright but
     unmarked, does not), then placed and turned more finely at the reading
-    scale before the patch is cut out. When the *value* shown is known, the
-    standard pip face of that value is tried as well, and the better of the
-    two finders wins: a pip die's 2, 4 or 6 has no central mark.
+    scale. When the *value* shown is known, the standard pip face of that
+    value is tried as well, and the better of the two finders wins: a pip
+    die's 2, 4 or 6 has no central mark. ``ValueError`` when no face is found.
     """
-    gray = to_gray(crop_bgr).astype(np.float32)
     coarse, allowed = scaled_crop(gray, fraction, SEARCH_DIE_PX)
     fine, _ = scaled_crop(gray, fraction, READ_DIE_PX)
     finders: list[Callable[[int], Mapping[int, FloatImage]]] = [generic_face]
@@ -154,14 +248,5 @@ def learn_patch(
             best = candidate
     if best is None:
         raise ValueError("no die face found in the crop")
-    place = best
     k = min(gray.shape[:2]) / min(fine.shape[:2])
-    x, y = (place.x + 0.5) * k - 0.5, (place.y + 0.5) * k - 0.5
-    die_px = fraction * min(gray.shape[:2])
-    m = cv2.getRotationMatrix2D((x, y), place.angle_deg, PATCH_PX / die_px)
-    m[0, 2] += PATCH_PX / 2.0 - x
-    m[1, 2] += PATCH_PX / 2.0 - y
-    patch = cv2.warpAffine(
-        gray, m, (PATCH_PX, PATCH_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
-    return np.clip(patch, 0, 255).astype(np.uint8)
+    return (best.x + 0.5) * k - 0.5, (best.y + 0.5) * k - 0.5, best.angle_deg
