@@ -28,6 +28,8 @@ from companion.errors import UserError
 
 #: Frames used from a camera or a video (the board must be found in them).
 FRAMES = 15
+#: Frames grabbed for each die face shown live; the last is used.
+SETTLE_FRAMES = 10
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -118,5 +120,7 @@ def _face_frames(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
         if not sys.stdin.readline():
             raise UserError("--die-faces with --camera waits for Enter before each face, "
                             "but the input has ended; give six photos instead")
-        frame = next(iter(camera_frames(args.camera, limit=1)))
+        # The last of a few frames: a webcam's first frames after opening are
+        # often dark or blurred while its exposure and focus settle.
+        *_, frame = camera_frames(args.camera, limit=SETTLE_FRAMES)
         yield f"camera {args.camera}, face {value}", frame

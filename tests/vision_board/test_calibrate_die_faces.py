@@ -117,10 +117,17 @@ def test_faces_shown_live_to_a_camera(shots: dict[str, object], tmp_path: Path,
     opening = cv2.imread(str(shots["opening"]))
     faces = iter([cv2.imread(p) for p in shots["faces"]])  # type: ignore[attr-defined]
 
+    from companion.commands.calibrate import FRAMES
+
     def camera_frames(index: int, limit: int) -> Iterator[np.ndarray]:
+        # The opening position for the pegs; then, per face, a dark frame
+        # while the webcam settles and the face last.
         assert index == 3
-        for _ in range(limit):
-            yield opening if limit > 1 else next(faces)
+        if limit == FRAMES:
+            yield from [opening] * limit
+            return
+        yield from [np.zeros_like(opening)] * (limit - 1)
+        yield next(faces)
 
     monkeypatch.setattr(images, "camera_frames", camera_frames)
     monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 6))
