@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.vision.locate import BoardPose
     from companion.vision.reader import BoardReader
 
+    _check_die_faces(args)
     layout = load_layout(args.layout)
     reader = BoardReader(layout, read_die=False, adapt=False)
     evidences = []
@@ -99,21 +100,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_die_faces(args: argparse.Namespace) -> None:
+    """A wrong --die-faces is said before anything is read or learned."""
+    if args.die_faces is None:
+        return
+    if args.die_faces and len(args.die_faces) != 6:
+        raise UserError(f"--die-faces needs six photos, of the die showing 1, 2, 3, 4, 5 and 6 "
+                        f"in that order (got {len(args.die_faces)})")
+    if not args.die_faces and args.camera is None:
+        raise UserError("--die-faces needs six photos, of the die showing 1, 2, 3, 4, 5 and 6 in "
+                        "that order (only with --camera can the faces be shown live)")
+
+
 def _face_frames(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray]]:
     """(where it came from, frame) for the die's faces 1..6, in order."""
     from companion.vision.images import camera_frames, read_image
 
     files = list(args.die_faces)
     if files:
-        if len(files) != 6:
-            raise UserError(f"--die-faces needs six photos, of the die showing 1, 2, 3, 4, 5 and 6 "
-                            f"in that order (got {len(files)})")
         for name in files:
             yield name, read_image(name)
         return
-    if args.camera is None:
-        raise UserError("--die-faces needs six photos, of the die showing 1, 2, 3, 4, 5 and 6 in "
-                        "that order (only with --camera can the faces be shown live)")
     for value in range(1, 7):
         print(f"Tap the Pop-O-Matic until the die lies flat showing {value}, then press Enter.",
               file=sys.stderr, flush=True)
