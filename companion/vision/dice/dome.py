@@ -142,7 +142,11 @@ def read_die_in_dome(
     *faces*, when given, maps a die size in pixels to that size's face
     images (``FaceTemplates.faces()``, see :class:`companion.vision.dice.FaceTemplates`),
     judged by the stricter ``ACCEPT_LEARNED``; by default the six standard
-    pip faces are used.
+    pip faces are used. With *faces* this is the template finder alone,
+    kept for the stable API: learned faces are read in play by
+    ``FaceTemplates.read``, which adds the thorough search and the value
+    check and announces fewer wrong values (docs/vision-dice.md, "Faces
+    learned by the camera in play"); use that.
     """
     if faces is not None:
         return judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
