@@ -47,6 +47,11 @@ MAX_UNREAD = 2
 #: move, but four pegs out and many pops could branch widely. Past this the
 #: board is not explained (judged as before), never explained by halves.
 MAX_NODES = 20000
+#: For :func:`some_history` (is there any innocent history, before a call):
+#: it plays no way, so it may look over a longer stretch, and one more
+#: unread pop, within the same budget.
+HISTORY_POPS = MAX_POPS
+HISTORY_UNREAD = MAX_UNREAD + 1
 
 
 @dataclass(frozen=True)
@@ -80,10 +85,168 @@ def only_way(
     peg, see :func:`companion.live.boards.gone_home`).
     """
     found = _ways(state, held, board, gone_home, collect_all=False)
+    if found is not None and len(found) > 1:
+        found = _ways(state, held, board, gone_home, collect_all=True)
+        if found is not None:
+            found = {key: way for key, way in found.items() if leftover_fits(key[0], held[key[1]:])}
     if found is None or len(found) != 1:
         return None
     (way,) = found.values()
     return way if len(way) >= min_steps else None
+
+
+def leftover_fits(state: State, held: Sequence[int | None]) -> bool:
+    """Whether the *held* pops a way leaves over fit the board it reached
+    unchanged: each lost (no peg could use it) but the last, which may
+    still wait for its move. The board came after those pops settled, so a
+    way that needs a player to pop while the one before still had a move to
+    make (a pop the next player took early, and the move still not made)
+    is a history the table rarely plays.
+
+    When several ways reach the board and end in different games, this is
+    what tells them apart (a whole rendered game: Red's unread pop a 6 no
+    peg could use, then its extra pop of 2 moved; or that unread pop the 2,
+    and the 2 Blue's, which left Yellow's pop and then Red's with Yellow's
+    move never made). Unread pops (``None``) may be any value.
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="blue")   # Blue has no peg out
+    >>> leftover_fits(game, [3, 4]), leftover_fits(game, [6, 4])
+    (True, False)
+    """
+    if not held:
+        return True
+    if state.phase is not Phase.POP:
+        return False
+    first, rest = held[0], held[1:]
+    for value in range(1, 7) if first is None else (first,):
+        popped = pop(state, value)
+        if not legal_moves(popped):
+            if leftover_fits(lose_move(popped), rest):
+                return True
+        elif not rest:
+            return True
+    return False
+
+
+def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence[str]]],
+                 board: Mapping[str, Sequence[str]], unseen_last: bool = True) -> bool:
+    """Whether some way of playing the pops in *seen* from *state* passes
+    through each board in *seen*, in order, and ends at *board*; with
+    *unseen_last*, perhaps by one more move on a pop the camera never saw.
+
+    *seen* is what the camera reported since *state*, in order: pops
+    (``None``: seen, not read, any value) and the boards the game agreed
+    with. Pops left over where a way reaches a board must fit it
+    (:func:`leftover_fits`). How many ways there are does not matter: this
+    is not a way to play, only whether the board has an innocent history at
+    all, one the boards seen on the way do not rule out.
+
+    The loop asks this before it calls a board illegal while the game rests
+    on a guess it made about an unread pop: if the board has such a history
+    from before the guess, the guess may be what is wrong, and the loop
+    follows the board instead of calling it. ``False`` when there are too
+    many pops (or unread ones) to search, or the search runs out of budget.
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="red", pegs={"blue": ["track:9"]})   # Red: all Home
+    >>> seen = {"red": ["home"] * 4, "blue": ["home", "home", "home", "track:14"]}
+    >>> some_history(game, [None, 5], seen), some_history(game, [2], seen)
+    (True, True)
+    >>> some_history(game, [2], seen, unseen_last=False)
+    False
+    >>> went_to_12 = {"red": ["home"] * 4, "blue": ["home", "home", "home", "track:12"]}
+    >>> some_history(game, [None, 3, went_to_12, 1, 2], seen)   # 9 -> 12 seen: then 2 to 14
+    True
+    >>> some_history(game, [None, 5, went_to_12, 1, 2], seen)   # Blue's 5 cannot have gone to 12
+    False
+    """
+    pops = [step for step in seen if not isinstance(step, Mapping)]
+    if len(pops) > HISTORY_POPS or sum(v is None for v in pops) > HISTORY_UNREAD:
+        return False
+    budget = [MAX_NODES]
+    frontier = {state}
+    segment: list[int | None] = []
+    for step in seen:
+        if not isinstance(step, Mapping):
+            segment.append(step)
+            continue
+        target = _Target({c: Counter(p) for c, p in step.items()}, step, False, state.position())
+        after: set[State] = set()
+        for start in frontier:
+            _through(start, tuple(segment), target, budget, after)
+        if not after or budget[0] <= 0:
+            return False
+        frontier, segment = after, []
+    target = _Target({c: Counter(p) for c, p in board.items()}, board, False, state.position())
+    return any(_reaches(start, tuple(segment), target, budget, unseen_last) for start in frontier)
+
+
+def _through(state: State, held: tuple[int | None, ...], target: _Target, budget: list[int],
+             out: set[State]) -> None:
+    """Every game in which *held* played from *state* has reached *target*,
+    its leftover pops played as they fit the board (lost, the last perhaps
+    waiting for its move), into *out*."""
+    if _matches(state, target):
+        out.update(_leftover_played(state, held))
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return
+    if state.phase is Phase.MOVE:
+        for move in legal_moves(state):
+            _through(apply(state, move), held, target, budget, out)
+        return
+    if state.phase is not Phase.POP or not held:
+        return
+    first, rest = held[0], held[1:]
+    for value in range(1, 7) if first is None else (first,):
+        popped = pop(state, value)
+        _through(popped if legal_moves(popped) else lose_move(popped), rest, target, budget, out)
+
+
+def _leftover_played(state: State, held: Sequence[int | None]) -> set[State]:
+    """The games *held* leaves when it fits the board (see :func:`leftover_fits`)."""
+    if not held:
+        return {state}
+    if state.phase is not Phase.POP:
+        return set()
+    first, rest = held[0], held[1:]
+    out: set[State] = set()
+    for value in range(1, 7) if first is None else (first,):
+        popped = pop(state, value)
+        if not legal_moves(popped):
+            out |= _leftover_played(lose_move(popped), rest)
+        elif not rest:
+            out.add(popped)
+    return out
+
+
+def _reaches(state: State, held: tuple[int | None, ...], target: _Target, budget: list[int],
+             unseen_last: bool, moved: bool = False) -> bool:
+    """Depth first for the last board of :func:`some_history`. The move on a
+    pop nobody saw is tried only where no other move came since the board
+    before: a peg moved on the pop seen and then one space more is a wrong
+    count, not a 6 and an extra pop of 1 the camera missed."""
+    if _matches(state, target) and leftover_fits(state, held):
+        return True
+    budget[0] -= 1
+    if budget[0] <= 0:
+        return False
+    if state.phase is Phase.MOVE:
+        return any(_reaches(apply(state, move), held, target, budget, unseen_last, True)
+                   for move in legal_moves(state))
+    if state.phase is not Phase.POP:
+        return False
+    if not held:
+        return unseen_last and not moved and any(_matches(apply(popped, move), target)
+                                                 for popped in (pop(state, v) for v in range(1, 7))
+                                                 for move in legal_moves(popped))
+    first, rest = held[0], held[1:]
+    for value in range(1, 7) if first is None else (first,):
+        popped = pop(state, value)
+        if _reaches(popped if legal_moves(popped) else lose_move(popped), rest, target, budget, unseen_last, moved):
+            return True
+    return False
 
 
 def pegs_misread_home(state: State, held: Sequence[int | None],

@@ -252,7 +252,7 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
     if preface:
         loop.say(preface)
     events = loop.feed(line, origin="voice")
-    loop.voice_changed_game(cmd.intent)
+    loop.voice_changed_game(cmd.intent, line)
     if "pop" in line:
         loop.spoken_pop = (int(line["pop"]), cmd.t)
     outcome = " ".join(str(e.get("text", "")) for e in events).strip()

@@ -40,11 +40,14 @@ from typing import Any
 
 from companion.live import boards
 from companion.live.catch_up import (
+    HISTORY_POPS,
+    HISTORY_UNREAD,
     MAX_POPS,
     MAX_UNREAD,
     only_way,
     pegs_misread_home,
     pips_needed,
+    some_history,
     who_moved,
 )
 from companion.live.observations import (
@@ -199,6 +202,33 @@ class _CaughtUp:
 
 
 @dataclass
+class _Doubt:
+    """A game the loop reached by guessing an unread pop (from the move after
+    it, from no move, or in a catch-up), kept as the state before the guess
+    and every pop seen from there on (``None``: not read).
+
+    A guess can leave the loop one pop out of step with the table without
+    any board showing it at once: a read pop given to the wrong player, and
+    several turns later a move called wrong that the table made rightly (whole
+    rendered games). So before a board is called, a board some history from
+    before the guess explains, through every board the game agreed with
+    since, is followed instead (see :func:`catch_up.some_history`).
+    """
+
+    state: State
+    #: Since the guess, in order: pops (``None``: not read) and the boards
+    #: the game agreed with (each a change from the one before).
+    seen: list[int | None | boards.Board]
+
+    def pops(self) -> list[int | None]:
+        return [step for step in self.seen if not isinstance(step, dict)]
+
+
+#: Guesses kept open at once (the oldest goes first).
+MAX_DOUBTS = 3
+
+
+@dataclass
 class _Timers:
     """Pending reminders: each fires once, at its time, if still relevant."""
 
@@ -274,6 +304,8 @@ class Loop:
         self.before_move: State | None = None  # the referee before the last move
         self.before_pop: State | None = None  # the referee before the last pop the camera read
         self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
+        #: Games reached by guessing unread pops, still searchable (see _Doubt).
+        self.doubts: list[_Doubt] = []
         #: Whether the camera read each of the last few pops it saw (False:
         #: seen but not read); see :meth:`_die_blind`.
         self.pops_read: deque[bool] = deque(maxlen=DIE_BLIND_OF)
@@ -332,6 +364,7 @@ class Loop:
         self.referee = RefereeView(self._factory())
         self.unread = None
         self.inferred = None
+        self.doubts = []
         self.transit = None
         self.adopted = set()
         self.stage = "opening"
@@ -505,6 +538,7 @@ class Loop:
         self._evaluate(seen)
         if boards.same(seen, self.referee.position, list(self.referee.position)):
             self.board_agreed_at = obs.t
+            self._doubts_saw(dict(seen))
 
     def _opening(self, obs: BoardStable) -> None:
         """Check the opening position: every playing peg in its Home."""
@@ -720,6 +754,8 @@ class Loop:
         # Open to a change of mind when values were guessed; _feed counts what
         # is fed from here on (the later pops released included).
         self.caught_up = _CaughtUp(state, list(self.held_pops), unread, 0) if guessed else None
+        if guessed:
+            self._open_doubt(state, pops)
         feed = self._feed
 
         if unread is not None:
@@ -730,7 +766,16 @@ class Loop:
                 if not (i == 0 and unread is not None):
                     self.held_pops.pop(0)
                 self.before_pop = self.referee.state
-                if step.unread:
+                if step.unread and step.move is None and self._lost_alike(step.pop) > 1:
+                    # A pop no peg used, and other values would have been
+                    # lost the same way: its value is unknown, so it is not
+                    # made up (a whole rendered game: "That move means Red
+                    # popped a 4" for a 5; 4, 5 were both blocked).
+                    name = (self.referee.player or "").capitalize()
+                    self._say(f"No peg moved after {name}'s pop.")
+                    self.unread_passed += 1
+                    feed({"command": "skip"}, origin="loop", quiet=("skip",))
+                elif step.unread:
                     name = (self.referee.player or "").capitalize()
                     self._say(f"That move means {name} popped a {step.pop}.")
                     feed({"pop": step.pop}, origin="loop", quiet=("pop",))
@@ -796,7 +841,11 @@ class Loop:
           more than a pop's worth of pips beyond the pops seen
           (:meth:`_pops_missed`: pops the camera never saw);
         * a peg placed from a board when the loop got back in step is gone
-          from there (:meth:`_adopted_gone`).
+          from there (:meth:`_adopted_gone`);
+        * a history from before a guess about an unread pop explains the
+          board (:meth:`_doubt_explains`: a pop given to the wrong player);
+        * the board is the next player's move after a lost pop, with neither
+          pop seen (:meth:`_two_pops_unseen`).
         """
         return (
             (self.unseen_pop_board is not None and self.unread is not None)
@@ -806,7 +855,44 @@ class Loop:
             or self._long_unseen()
             or self._pops_missed(whole)
             or self._adopted_gone(whole)
+            or self._doubt_explains(whole)
+            or self._two_pops_unseen(whole)
         )
+
+    def _two_pops_unseen(self, whole: boards.Board) -> bool:
+        """No pop seen since the game last agreed with the board, and *whole*
+        is one move of the next player, as if the player to pop had popped a
+        number no peg could use and the next one then popped and moved,
+        neither pop seen (a whole rendered game: "Not Red's turn" when
+        Green's lost pop and Red's were both hidden by hands). The loop
+        cannot tell that from a move out of turn, so it does not call it."""
+        state = self.referee.state
+        if state is None or state.phase is not Phase.POP or self.held_pops or self.unread is not None:
+            return False
+        for value in range(1, 6):  # a lost 6 would give the same player another pop
+            popped = rules_pop(state, value)
+            if not legal_moves(popped) and self._pops_explaining(whole, lose_move(popped)):
+                return True
+        return False
+
+    def _doubt_explains(self, whole: boards.Board) -> bool:
+        """Some history from before a guess the loop made explains *whole*
+        (see :class:`_Doubt`): the guess may be what is wrong, not the move."""
+        return any(some_history(doubt.state, doubt.seen, whole) for doubt in self.doubts)
+
+    def _open_doubt(self, state: State, pops: list[int | None]) -> None:
+        self.doubts = [*self.doubts[-(MAX_DOUBTS - 1):], _Doubt(state, list(pops))]
+
+    def _doubts_saw(self, step: int | None | boards.Board) -> None:
+        """A pop or an agreed board for every open doubt; those grown past
+        what a search may try are closed."""
+        for doubt in self.doubts:
+            last = next((b for b in reversed(doubt.seen) if isinstance(b, dict)), None)
+            if isinstance(step, dict) and (last is not None and boards.same(step, last, set(step) | set(last))):
+                continue
+            doubt.seen.append(step)
+        self.doubts = [d for d in self.doubts
+                       if len(d.pops()) <= HISTORY_POPS and sum(v is None for v in d.pops()) <= HISTORY_UNREAD]
 
     def _adopted_gone(self, whole: boards.Board) -> bool:
         """A peg the loop placed from a board it could not explain (getting
@@ -906,12 +992,21 @@ class Loop:
         self.illegal_board = None
         self.lost = before
         self.lost_pops = len(self.held_pops)
+        self.doubts = []  # the board is followed from here: no history before it to go back to
         self._follow(now)
 
     def _follow(self, board: boards.Board) -> None:
         """Lost track: wait for a plain move, made with a pop seen since the
         last board, that tells whose turn it was; then set the game to that
-        board and turn, and play the move (see :func:`catch_up.who_moved`)."""
+        board and turn, and play the move (see :func:`catch_up.who_moved`).
+
+        The same board seen again (the camera reports the position again
+        after each pop) keeps the pops counted since it: otherwise a move
+        would never have "a pop seen since the last board", and the loop
+        would stay lost to the end of the game (a whole rendered game: four
+        unread pops in a row, then silence for its last 15 s)."""
+        if self.lost is not None and boards.same(board, self.lost, set(board) | set(self.lost)):
+            return
         before, self.lost = self.lost, board
         pops, self.lost_pops = self.lost_pops, 0
         state = self.referee.state
@@ -1030,14 +1125,21 @@ class Loop:
                 return True
             return False
         name = unread.player.capitalize()
-        if len(values) == 1 and len(self.held_pops) <= 2 and self._unread_could_be_a_lost_six(whole):
+        if (
             # The move fits one value of the unread pop, but the pop held
             # after it fits too, with the unread pop a 6 no peg could use:
             # the two histories leave the turn to different players (seen in
             # a whole rendered game: Blue's blocked 6 taken for a 1, and
             # Blue's extra pop given to Red). The next move tells which (a
-            # catch-up then plays the one history that leads to it); with
-            # more pops held than that, the move's own value is taken.
+            # catch-up then plays the one history that leads to it). With
+            # more pops held, the pops after the move may tell already: the
+            # catch-up plays the one history in which they fit the board
+            # (catch_up.leftover_fits); if none does, the move's own value
+            # is taken.
+            len(values) == 1
+            and self._unread_could_be_a_lost_six(whole)
+            and (len(self.held_pops) <= 2 or self._catch_up(whole, unread))
+        ):
             return True
         if len(values) == 1:
             value = values[0]
@@ -1072,6 +1174,7 @@ class Loop:
         assert state is not None
         self.unread = None
         self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move)
+        self._open_doubt(state, [None, *values_of(self.held_pops)])
 
     def _take_back_inference(self, whole: boards.Board) -> bool:
         """A board the state before the last inference explains (the move put
@@ -1179,6 +1282,12 @@ class Loop:
             and state.phase is Phase.POP
             and any(legal_moves(rules_pop(state, v)) for v in range(1, 7))
         )
+
+    def _lost_alike(self, value: int) -> int:
+        """How many pop values would have been lost like *value* now (no peg
+        could use them, and the same player pops next); 0 if *value* is usable."""
+        groups = self._lost_by_next_player(self.referee.state)
+        return next((len(vs) for vs in groups.values() if value in vs), 0)
 
     @staticmethod
     def _lost_by_next_player(state: State | None) -> dict[str, list[int]]:
@@ -1327,6 +1436,7 @@ class Loop:
         if not self._die_blind():
             self.die_blind_said = False
         self.held_pops.append(obs)
+        self._doubts_saw(obs.value if isinstance(obs, PopSettled) else None)
         if self.lost is not None:
             self.lost_pops += 1
             return  # held: the move it goes with tells whose turn it was
@@ -1516,13 +1626,25 @@ class Loop:
                 self._evaluate(self.last_board)
         self._release_pops()
 
-    def voice_changed_game(self, intent: str) -> None:
+    def voice_changed_game(self, intent: str, line: dict[str, Any] | None = None) -> None:
         """The players changed the game by voice: an unread pop is theirs to settle.
 
         A spoken pop is its value; a turn given or skipped also drops the pops
         held behind the unread one (they belonged to the turns now passed).
+        Open guesses (:class:`_Doubt`) see a spoken pop the camera had not
+        seen as a pop read, and a pop corrected as its new value; anything
+        else said sets the game right, and closes them.
         """
         self.inferred = None
+        if intent == "pop" and line is not None and "pop" in line and self.unread is None:
+            self._doubts_saw(int(line["pop"]))
+        elif intent == "pop" and line is not None and line.get("command") == "pop":
+            for doubt in self.doubts:
+                at = max((i for i, step in enumerate(doubt.seen) if not isinstance(step, dict)), default=None)
+                if at is not None:
+                    doubt.seen[at] = int(line["value"])
+        elif not (intent == "pop" and line is not None and "pop" in line):
+            self.doubts = []  # the players have said how the game stands
         if intent in ("turn", "peg", "undo"):
             self.lost = None  # the players have set the game right themselves
         if self.unread is None:
