@@ -219,6 +219,42 @@ def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_pu
     assert kinds(loop).count("illegal") == 1 and loop.referee.player == "red"
 
 
+def test_a_board_that_lost_track_for_a_moment_is_passed_over_when_the_move_then_fits() -> None:
+    # Whole rendered game seed 19 at 640x480: Yellow's peg, carried in a hand
+    # from 8 to 9, was read for a second in Yellow's Finish. The loop (the die
+    # mostly unread, so not calling) lost track, and at the next move set the
+    # pegs by corrections instead of announcing "Yellow moves 1". When the
+    # very next board, moments later with no pop between, is the game's own
+    # move, the passing board is forgotten and the move announced.
+    loop, speaker, _ = started()
+    loop.pops_read.extend([False] * 6)  # a dim room: most pops seen, not read
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0, 2))
+    loop.handle(BoardStable(11.0, board(red=["track:12", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))  # in a hand
+    assert loop.lost is not None and "illegal" not in kinds(loop)
+    loop.handle(BoardStable(12.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert loop.lost is None
+    assert "Red moves 2 from Red's Start to space 3." in said(speaker)
+    assert "peg" not in kinds(loop) and "illegal" not in kinds(loop)
+    # Later than PASSING_LOST_S, or with a pop between, the board is
+    # followed as before (the next plain move puts the loop back in step).
+    loop, speaker, _ = started()
+    loop.pops_read.extend([False] * 6)
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
+                                       blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0, 2))
+    loop.handle(BoardStable(11.0, board(red=["track:12", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(BoardStable(30.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert loop.lost is not None
+
+
 def test_while_lost_a_board_no_single_move_explains_is_waited_out_silently() -> None:
     loop, speaker, _ = started()
     loop.handle(PopSettled(8.0, 6))
