@@ -27,7 +27,7 @@ every step is a move the rules core generated.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -114,19 +114,18 @@ def leftover_fits(state: State, held: Sequence[int | None]) -> bool:
     >>> leftover_fits(game, [3, 4]), leftover_fits(game, [6, 4])
     (True, False)
     """
-    if not held:
-        return True
-    if state.phase is not Phase.POP:
-        return False
-    first, rest = held[0], held[1:]
+    return bool(_leftover_played(state, held))
+
+
+def _first_popped(state: State, held: Sequence[int | None]) -> Iterator[tuple[int, State, bool]]:
+    """Each value the first of *held* may have (any, unread), the game after
+    it (waiting for its move, or passed on when no peg can use it), and
+    whether a peg can use it."""
+    first = held[0]
     for value in range(1, 7) if first is None else (first,):
         popped = pop(state, value)
-        if not legal_moves(popped):
-            if leftover_fits(lose_move(popped), rest):
-                return True
-        elif not rest:
-            return True
-    return False
+        usable = bool(legal_moves(popped))
+        yield value, popped if usable else lose_move(popped), usable
 
 
 def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence[str]]],
@@ -198,10 +197,8 @@ def _through(state: State, held: tuple[int | None, ...], target: _Target, budget
         return
     if state.phase is not Phase.POP or not held:
         return
-    first, rest = held[0], held[1:]
-    for value in range(1, 7) if first is None else (first,):
-        popped = pop(state, value)
-        _through(popped if legal_moves(popped) else lose_move(popped), rest, target, budget, out)
+    for _, after, _ in _first_popped(state, held):
+        _through(after, held[1:], target, budget, out)
 
 
 def _leftover_played(state: State, held: Sequence[int | None]) -> set[State]:
@@ -210,14 +207,12 @@ def _leftover_played(state: State, held: Sequence[int | None]) -> set[State]:
         return {state}
     if state.phase is not Phase.POP:
         return set()
-    first, rest = held[0], held[1:]
     out: set[State] = set()
-    for value in range(1, 7) if first is None else (first,):
-        popped = pop(state, value)
-        if not legal_moves(popped):
-            out |= _leftover_played(lose_move(popped), rest)
-        elif not rest:
-            out.add(popped)
+    for _, after, usable in _first_popped(state, held):
+        if not usable:
+            out |= _leftover_played(after, held[1:])
+        elif len(held) == 1:
+            out.add(after)
     return out
 
 
@@ -241,12 +236,8 @@ def _reaches(state: State, held: tuple[int | None, ...], target: _Target, budget
         return unseen_last and not moved and any(_matches(apply(popped, move), target)
                                                  for popped in (pop(state, v) for v in range(1, 7))
                                                  for move in legal_moves(popped))
-    first, rest = held[0], held[1:]
-    for value in range(1, 7) if first is None else (first,):
-        popped = pop(state, value)
-        if _reaches(popped if legal_moves(popped) else lose_move(popped), rest, target, budget, unseen_last, moved):
-            return True
-    return False
+    return any(_reaches(after, held[1:], target, budget, unseen_last, moved)
+               for _, after, _ in _first_popped(state, held))
 
 
 def pegs_misread_home(state: State, held: Sequence[int | None],
@@ -439,14 +430,8 @@ def _search(
         return
     if state.phase is not Phase.POP or not held:
         return
-    first, rest = held[0], held[1:]
-    for value in range(1, 7) if first is None else (first,):
-        popped = pop(state, value)
-        step = Step(value, None, first is None)
-        if legal_moves(popped):
-            _search(popped, rest, target, path + (step,), found, budget, collect_all)
-        else:
-            _search(lose_move(popped), rest, target, path + (step,), found, budget, collect_all)
+    for value, after, _ in _first_popped(state, held):
+        _search(after, held[1:], target, path + (Step(value, None, held[0] is None),), found, budget, collect_all)
 
 
 def who_moved(

@@ -195,11 +195,10 @@ def test_after_losing_track_the_loop_says_so_once_and_gets_back_in_step_at_the_n
     assert loop.events[-2][1]["event"] == "move" and "illegal" not in kinds(loop)[-3:]
 
 
-def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_put_it_back_in_step() -> None:
-    # The camera reports the position again after each pop. That report (the
-    # board unchanged) must not forget the pop: in a whole rendered game the
-    # loop, lost after four unread pops in a row, stayed silent to the end.
-    loop, speaker, _ = started()
+def lost_on_two_moves(loop: Loop) -> dict[str, list[str]]:
+    """After :func:`started`: a call the table plays on from, then a board
+    of two moves (Red's and Blue's) no way of the pops seen explains: the
+    loop has lost track. Returns that board."""
     loop.handle(PopSettled(8.0, 6))
     loop.handle(PopSettled(12.0, 4))
     loop.handle(BoardStable(14.0, board(red=["track:3", "home", "home", "home"],
@@ -207,6 +206,15 @@ def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_pu
     loop.handle(PopSettled(16.0, 5))
     two_moves = board(red=["track:9", "home", "home", "home"], blue=["track:20", "home", "home", "home"])
     loop.handle(BoardStable(18.0, two_moves))
+    return two_moves
+
+
+def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_put_it_back_in_step() -> None:
+    # The camera reports the position again after each pop. That report (the
+    # board unchanged) must not forget the pop: in a whole rendered game the
+    # loop, lost after four unread pops in a row, stayed silent to the end.
+    loop, speaker, _ = started()
+    two_moves = lost_on_two_moves(loop)
     assert loop.lost is not None
     loop.handle(PopSettled(20.0, 3))
     loop.handle(BoardStable(20.5, two_moves))  # the same board, reported again after the pop
@@ -219,14 +227,10 @@ def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_pu
     assert kinds(loop).count("illegal") == 1 and loop.referee.player == "red"
 
 
-def test_a_board_that_lost_track_for_a_moment_is_passed_over_when_the_move_then_fits() -> None:
-    # Whole rendered game seed 19 at 640x480: Yellow's peg, carried in a hand
-    # from 8 to 9, was read for a second in Yellow's Finish. The loop (the die
-    # mostly unread, so not calling) lost track, and at the next move set the
-    # pegs by corrections instead of announcing "Yellow moves 1". When the
-    # very next board, moments later with no pop between, is the game's own
-    # move, the passing board is forgotten and the move announced.
-    loop, speaker, _ = started()
+def red_peg_in_a_hand(loop: Loop) -> None:
+    """After :func:`started`, the die mostly unread: Red brings a peg out on a
+    6, pops 2, and the peg is read far on while carried; the loop, not
+    calling, loses track."""
     loop.pops_read.extend([False] * 6)  # a dim room: most pops seen, not read
     loop.handle(PopSettled(8.0, 6))
     loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
@@ -234,36 +238,34 @@ def test_a_board_that_lost_track_for_a_moment_is_passed_over_when_the_move_then_
     loop.handle(PopSettled(10.0, 2))
     loop.handle(BoardStable(11.0, board(red=["track:12", "home", "home", "home"],
                                         blue=["track:10", "home", "home", "home"])))  # in a hand
+
+
+def test_a_board_that_lost_track_for_a_moment_is_passed_over_when_the_move_then_fits() -> None:
+    # Whole rendered game seed 19 at 640x480: Yellow's peg, carried in a hand
+    # from 8 to 9, was read for a second in Yellow's Finish. The loop (the die
+    # mostly unread, so not calling) lost track, and at the next move set the
+    # pegs by corrections instead of announcing "Yellow moves 1". When the
+    # very next board, moments later with no pop between, is the game's own
+    # move, the passing board is forgotten and the move announced.
+    moved = board(red=["track:3", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+    loop, speaker, _ = started()
+    red_peg_in_a_hand(loop)
     assert loop.lost is not None and "illegal" not in kinds(loop)
-    loop.handle(BoardStable(12.0, board(red=["track:3", "home", "home", "home"],
-                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(BoardStable(12.0, moved))
     assert loop.lost is None
     assert "Red moves 2 from Red's Start to space 3." in said(speaker)
     assert "peg" not in kinds(loop) and "illegal" not in kinds(loop)
-    # Later than PASSING_LOST_S, or with a pop between, the board is
-    # followed as before (the next plain move puts the loop back in step).
+    # Later than PASSING_LOST_S, the board is followed as before (the next
+    # plain move puts the loop back in step).
     loop, speaker, _ = started()
-    loop.pops_read.extend([False] * 6)
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
-                                       blue=["track:10", "home", "home", "home"])))
-    loop.handle(PopSettled(10.0, 2))
-    loop.handle(BoardStable(11.0, board(red=["track:12", "home", "home", "home"],
-                                        blue=["track:10", "home", "home", "home"])))
-    loop.handle(BoardStable(30.0, board(red=["track:3", "home", "home", "home"],
-                                        blue=["track:10", "home", "home", "home"])))
+    red_peg_in_a_hand(loop)
+    loop.handle(BoardStable(30.0, moved))
     assert loop.lost is not None
 
 
 def test_while_lost_a_board_no_single_move_explains_is_waited_out_silently() -> None:
     loop, speaker, _ = started()
-    loop.handle(PopSettled(8.0, 6))
-    loop.handle(PopSettled(12.0, 4))
-    loop.handle(BoardStable(14.0, board(red=["track:3", "home", "home", "home"],
-                                        blue=["track:14", "home", "home", "home"])))
-    loop.handle(PopSettled(16.0, 5))
-    loop.handle(BoardStable(18.0, board(red=["track:9", "home", "home", "home"],
-                                        blue=["track:20", "home", "home", "home"])))  # two moves again
+    lost_on_two_moves(loop)
     n = len(speaker.lines)
     loop.handle(PopSettled(20.0, 3))
     loop.handle(BoardStable(22.0, board(red=["track:9", "home", "home", "home"],
