@@ -52,6 +52,14 @@ MAX_UNEXPLAINED_S = 0.05
 #: piece was the wake word alone. Table talk cut at commas ("Ha, you're going
 #: home!") otherwise gives short pieces that fit short commands.
 CONTINUATION_GAP_S = 0.5
+#: The least time "referee" can take when someone says it: three syllables
+#: at ten a second, faster than anyone speaks (espeak-ng's voices take
+#: 0.48-0.75 s at 130-190 words a minute). Table talk forced onto
+#: "referee ..." gives the wake word whatever sound comes first, most often
+#: a syllable or two: 0.15-0.30 s for two thirds of it (docs/voice.md, "A
+#: wake word too short to be said"). Below this, the utterance is not taken
+#: as addressed to the referee.
+MIN_WAKE_S = 0.30
 #: A number heard inside a command ("the pop was two", "red peg on space
 #: five") is asked back, not acted on, when another number explains the
 #: audio nearly as well: :attr:`Hypothesis.number_margin` (the best rival
@@ -207,6 +215,10 @@ class Policy:
         if hyp.unexplained_s > self.max_unexplained_s:
             return Decision("ignore", command,
                             reason=f"{hyp.unexplained_s:.2f} s of speech outside the grammar")
+        if (hyp.wake_s is not None and hyp.wake_s < MIN_WAKE_S
+                and (command.intent == "wake" or hyp.text.startswith(grammar.WAKE_WORD + " "))):
+            return Decision("ignore", command,
+                            reason=f"a wake word of {hyp.wake_s:.2f} s is too short to have been said")
         if hyp.confidence < threshold:
             return Decision("ignore", command, reason=f"low confidence {hyp.confidence:.2f}")
         return None

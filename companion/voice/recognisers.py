@@ -98,6 +98,10 @@ class Hypothesis:
     #: (a confident utterance in a quiet room, the wake word, stop, cancel,
     #: yes, no, or Vosk).
     intent_margin: float | None = None
+    #: Seconds of audio the recogniser aligned to the wake word ("referee"),
+    #: when the phrase begins with it; None otherwise, or not measured (Vosk).
+    #: See :data:`companion.voice.policy.MIN_WAKE_S`.
+    wake_s: float | None = None
 
     def command(self, context: Context) -> grammar.Command | None:
         return grammar.parse(self.text, context) if self.text else None
@@ -283,12 +287,13 @@ class PocketSphinxRecogniser:
         if not text:
             return Hypothesis("", 0.0, frames)
         unexplained = self._unexplained(x, (len(padded) - len(x)) // 320)
+        wake = wake_s(self._decoder)
         _, phone_score = self._run("phones", pcm)
         ratio = score / phone_score if phone_score > 0 else 1.0
         snr = speech_to_noise_db(samples)
         return Hypothesis(text, min(1.0, ratio), frames, unexplained,
                           self.number_margin(pcm, text, context), snr,
-                          self.intent_margin(pcm, text, context, min(1.0, ratio), snr))
+                          self.intent_margin(pcm, text, context, min(1.0, ratio), snr), wake)
 
     def number_margin(self, pcm: bytes, text: str, context: Context) -> float | None:
         """How nearly another number explains *pcm* as well as the one heard.
@@ -360,6 +365,20 @@ class PocketSphinxRecogniser:
             self._decoder.add_jsgf_string(name, jsgf)
             self._phrase_searches[jsgf] = name
         return name
+
+
+def wake_s(decoder: Any) -> float | None:
+    """Seconds the last decode of *decoder* aligned to the wake word (its
+    first word, if that is "referee"); None when the phrase does not begin
+    with it."""
+    for seg in decoder.seg() or ():
+        word = seg.word
+        if word.startswith("<") or word.startswith("[") or word.startswith("+") or word == "(NULL)":
+            continue
+        if word.split("(")[0] != grammar.WAKE_WORD:
+            return None
+        return (seg.end_frame - seg.start_frame + 1) / 100.0
+    return None
 
 
 def unexplained_s(decoder: Any, clip: Samples, pad_frames: int) -> float:
@@ -487,7 +506,7 @@ class PocketSphinxStream:
                 return Hypothesis("", 0.0, frames)
             ratio = min(1.0, score / phone_score if phone_score > 0 else 1.0)
             heard = Hypothesis(text, ratio, frames, unexplained_s(decoder, x, 0),
-                               snr_db=checks.snr_db)
+                               snr_db=checks.snr_db, wake_s=wake_s(decoder))
             if not check or (rivals_matter is not None and not rivals_matter(heard)):
                 return heard
             margin, intent_margin = checks.run(text, context, ratio)
@@ -653,13 +672,18 @@ class VoskRecogniser:
 
 def hypothesis_from_vosk(result: dict[str, Any], frames: int) -> Hypothesis:
     """Turn Vosk's final-result JSON into a Hypothesis: "[unk]" words make
-    the whole result out of grammar; confidence is the lowest word's."""
+    the whole result out of grammar; confidence is the lowest word's; the
+    wake word's duration from its word timing."""
     words = result.get("result") or []
     text = grammar.normalise(str(result.get("text", "")))
     if not text or "[unk]" in str(result.get("text", "")):
         return Hypothesis("", 0.0, frames)
     conf = min((float(w.get("conf", 1.0)) for w in words), default=1.0)
-    return Hypothesis(text, conf, frames)
+    first = words[0] if words else {}
+    wake = None
+    if first.get("word") == grammar.WAKE_WORD and "start" in first and "end" in first:
+        wake = float(first["end"]) - float(first["start"])
+    return Hypothesis(text, conf, frames, wake_s=wake)
 
 
 def default_recogniser() -> Recogniser:

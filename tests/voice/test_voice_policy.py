@@ -161,3 +161,24 @@ def test_rival_checks_are_wanted_only_where_they_can_change_the_decision() -> No
             checked = replace(hyp, number_margin=margins[0], intent_margin=margins[1])
             assert (Policy().decide(checked, Context.LIVE, 0.0)
                     == Policy().decide(hyp, Context.LIVE, 0.0))
+
+
+def test_a_wake_word_too_short_to_have_been_said_is_not_one() -> None:
+    # Table talk forced onto "referee ..." gives the wake word whatever
+    # sound comes first: "It's raining again." heard as "referee undo" with
+    # 0.26 s on "referee" (a held-out espeak-ng voice, acted on as an undo).
+    from companion.voice.policy import MIN_WAKE_S
+
+    policy = Policy()
+    context = policy.context(0.0)
+    short = policy.decide(Hypothesis("referee undo", 0.95, wake_s=MIN_WAKE_S - 0.04), context, 0.0)
+    assert short.action == "ignore" and "too short" in short.reason
+    said = policy.decide(Hypothesis("referee undo", 0.95, wake_s=0.48), policy.context(5.0), 5.0)
+    assert said.action == "apply" and said.command == Command("undo")
+    unmeasured = policy.decide(Hypothesis("referee undo", 0.95), policy.context(10.0), 10.0)
+    assert unmeasured.action == "apply"  # Vosk without word times, or a test
+    alone = policy.decide(Hypothesis("referee", 0.99, wake_s=0.2), policy.context(15.0), 15.0)
+    assert alone.action == "ignore"
+    # Words that need no wake word are not affected.
+    bare = policy.decide(Hypothesis("stop", 0.99, wake_s=None), policy.context(20.0), 20.0)
+    assert bare.action == "apply"

@@ -52,6 +52,17 @@ def test_table_talk_is_not_acted_on(speech, recogniser) -> None:  # type: ignore
     assert len(acted) <= 1, acted
 
 
+def test_the_wake_word_said_takes_longer_than_one_forced_onto_table_talk(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    from companion.voice.policy import MIN_WAKE_S
+
+    said = recogniser.decode(speech("Referee, undo.", "en-gb-scotland", 190), Context.LIVE)
+    assert said.text == "referee undo" and said.wake_s is not None and said.wake_s >= MIN_WAKE_S + 0.1
+    # Acted on as an undo by the live stream before the wake word's length was checked.
+    forced = recogniser.decode(speech("It's raining again.", "en-gb-scotland", 170), Context.LIVE)
+    assert forced.text.startswith("referee") and forced.wake_s is not None and forced.wake_s < MIN_WAKE_S
+    assert recogniser.decode(speech("Stop.", "en-us", 160), Context.LIVE).wake_s is None
+
+
 def test_a_stream_with_a_split_command_is_heard_through_the_wake_word(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(0)
 

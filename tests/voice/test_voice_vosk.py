@@ -80,3 +80,16 @@ def test_the_model_is_found_in_models_then_the_environment(tmp_path: Path,
     local.mkdir(parents=True)
     (local / "final.mdl").write_text("")
     assert recognisers.find_vosk_model() == local.parent
+
+
+def test_a_vosk_result_becomes_a_hypothesis_with_the_wake_words_length() -> None:
+    from companion.voice.recognisers import hypothesis_from_vosk
+
+    result = {"text": "referee undo", "result": [
+        {"word": "referee", "start": 0.50, "end": 0.95, "conf": 0.9},
+        {"word": "undo", "start": 0.95, "end": 1.40, "conf": 0.8}]}
+    hyp = hypothesis_from_vosk(result, 200)
+    assert hyp.text == "referee undo" and hyp.confidence == 0.8
+    assert hyp.wake_s is not None and abs(hyp.wake_s - 0.45) < 1e-9
+    assert hypothesis_from_vosk({"text": "stop", "result": [{"word": "stop", "conf": 1.0}]}, 50).wake_s is None
+    assert hypothesis_from_vosk({"text": "[unk] undo"}, 50).text == ""
