@@ -60,6 +60,12 @@ CONTINUATION_GAP_S = 0.5
 #: wake word too short to be said"). Below this, the utterance is not taken
 #: as addressed to the referee.
 MIN_WAKE_S = 0.30
+#: "referee" alone that took at least this long arms the listener at the
+#: woken threshold (:data:`WOKEN_THRESHOLD`) instead of
+#: :data:`WAKE_THRESHOLD`: a command the endpointer cut at its comma
+#: ("Referee, | pause the game.") gave "referee" alone at 0.84, and its second
+#: piece was then heard in the open context, not as a command.
+SURE_WAKE_S = 0.40
 #: A number heard inside a command ("the pop was two", "red peg on space
 #: five") is asked back, not acted on, when another number explains the
 #: audio nearly as well: :attr:`Hypothesis.number_margin` (the best rival
@@ -211,7 +217,8 @@ class Policy:
         expected = context is Context.POP and command.intent == "pop"
         threshold = self.woken_threshold if woken or expected else self.bare_threshold
         if command.intent == "wake":
-            threshold = self.wake_threshold
+            sure = hyp.wake_s is not None and hyp.wake_s >= SURE_WAKE_S
+            threshold = min(self.wake_threshold, self.woken_threshold) if sure else self.wake_threshold
         if hyp.unexplained_s > self.max_unexplained_s:
             return Decision("ignore", command,
                             reason=f"{hyp.unexplained_s:.2f} s of speech outside the grammar")

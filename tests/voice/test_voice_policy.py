@@ -182,3 +182,20 @@ def test_a_wake_word_too_short_to_have_been_said_is_not_one() -> None:
     # Words that need no wake word are not affected.
     bare = policy.decide(Hypothesis("stop", 0.99, wake_s=None), policy.context(20.0), 20.0)
     assert bare.action == "apply"
+
+
+def test_a_wake_word_long_enough_to_be_sure_of_arms_at_the_command_threshold() -> None:
+    # "Referee, | pause the game." cut at its comma: "referee" alone at 0.84
+    # (0.63 s of it), then "pause the game" must be heard as a command.
+    from companion.voice.policy import SURE_WAKE_S, WAKE_THRESHOLD, WOKEN_THRESHOLD
+
+    assert WOKEN_THRESHOLD < 0.84 < WAKE_THRESHOLD
+    policy = Policy()
+    armed = policy.decide(Hypothesis("referee", 0.84, wake_s=0.63), policy.context(0.0), 0.0)
+    assert armed.action == "wake" and policy.context(1.0) is Context.AWAKE
+    then = policy.decide(Hypothesis("pause the game", 0.9), policy.context(1.0), 1.0, onset=0.6)
+    assert then.action == "apply" and then.command == Command("pause")
+    for wake_s in (SURE_WAKE_S - 0.05, None):  # shorter, or not measured: the wake threshold as before
+        policy = Policy()
+        d = policy.decide(Hypothesis("referee", 0.84, wake_s=wake_s), policy.context(0.0), 0.0)
+        assert d.action == "ignore" and policy.context(1.0) is Context.LIVE
