@@ -12,7 +12,9 @@ The script shows, in about a minute of game time: the who-goes-first pops, a
 for a while (not an illegal move), an illegal move called with its reason, a
 spoken correction that the camera contradicts (said aloud, not applied), the
 move put right, and a win. The seed varies the camera and the light, not the
-game.
+game. Under some lights the camera cannot read a pop; when the loop then asks
+for the number, the player says it (synthesised and heard the same way), as
+a family at the table would.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from typing import Any, TextIO
 OPENING = {"red": ["finish:1", "finish:2", "finish:3", "track:22"], "blue": ["track:26"]}
 #: What Blue says when the wrong move is called.
 SPOKEN = "referee, the pop was five"
+#: The numbers as a player says them.
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 BESIDE = (-28.0, 215.0)  # on the table left of the board, board mm
 
 
@@ -152,6 +156,8 @@ def run_demo(
     count = {"frames": 0}
     last_t = [0.0]
     heard = [False]
+    last_pop = [0]  # the value of the last pop popped (the players know it)
+    asked = [0]  # how many of the loop's announcements were looked at for a question
 
     def images() -> Iterator[Frame]:
         for image, truth in frames:
@@ -159,25 +165,39 @@ def run_demo(
                 writer.write(image)
             count["frames"] += 1
             last_t[0] = float(truth.time)
+            for line in truth.inputs:
+                if "pop" in line:
+                    last_pop[0] = int(line["pop"])
             yield Frame(float(truth.time), image)
             printer.flush()
 
-    def commands(t: float) -> list[Spoken]:
-        # Blue argues as soon as the wrong move is called: the audio goes
-        # through the real listener, wake word and all.
-        if heard[0] or not any(e.get("event") == "illegal" for _, e in loop.events):
-            return []
-        heard[0] = True
+    def say(who: str, text: str, t: float) -> list[Spoken]:
+        """*who* says *text*: synthesised, then through the real listener,
+        wake word and all."""
         printer.flush()
-        wav = _spoken_wav()
+        wav = _spoken_wav(text)
         listener = _listener()
         if wav is None or listener is None:
-            printer.note("(speech synthesis or recognition is unavailable here: Blue's protest is skipped)")
+            printer.note(f"(speech synthesis or recognition is unavailable here: {who} says nothing)")
             return []
         got = commands_from_wav(listener, wav, t)
         what = "; ".join(f"{s.intent} {s.value}" for s in got) or "nothing it acts on"
-        printer.note(f'Blue says "{SPOKEN}" (synthesised by espeak-ng; the listener hears: {what})')
+        printer.note(f'{who} says "{text}" (synthesised by espeak-ng; the listener hears: {what})')
         return got
+
+    def commands(t: float) -> list[Spoken]:
+        # Asked for a pop the camera could not read (another seed's light),
+        # the player says it, as a family would.
+        question = next((item.text for item in loop.said[asked[0]:] if "say the number" in item.text.lower()), None)
+        asked[0] = len(loop.said)
+        if question is not None and last_pop[0]:
+            who = next((name for name in ("Red", "Blue") if name in question), "The player")
+            return say(who, f"referee, the pop was {NUMBER_WORDS[last_pop[0]]}", t)
+        # Blue argues as soon as the wrong move is called.
+        if heard[0] or not any(e.get("event") == "illegal" for _, e in loop.events):
+            return []
+        heard[0] = True
+        return say("Blue", SPOKEN, t)
 
     try:
         feed_frames(loop, images(), stream, commands=commands)
@@ -266,18 +286,18 @@ def _speaker(speech_dir: Path | None) -> Any:
         return None
 
 
-def _spoken_wav() -> Path | None:
-    """Blue's protest, synthesised with espeak-ng into a WAV file."""
+def _spoken_wav(text: str) -> Path | None:
+    """What a player says, synthesised with espeak-ng into a WAV file."""
     try:
         from companion.voice.audio import write_wav
         from companion.voice.synth import SynthesisUnavailable, synthesise
     except ImportError:
         return None
     try:
-        samples = synthesise(SPOKEN, voice="en-us", speed=150)
+        samples = synthesise(text, voice="en-us", speed=150)
     except SynthesisUnavailable:
         return None
-    path = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "blue-says.wav"
+    path = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "player-says.wav"
     write_wav(path, samples)
     return path
 

@@ -34,3 +34,17 @@ def test_demo_shows_every_required_moment(tmp_path: Path) -> None:
     wavs = sorted((tmp_path / "speech").glob("*.wav"))
     assert len(wavs) >= len([e for e in result.events if e.get("text")])
     assert all(w.stat().st_size > 1000 for w in wavs)
+
+
+@pytest.mark.slow
+def test_a_demo_scene_whose_pop_the_camera_cannot_read_is_answered_by_the_player() -> None:
+    # Seed 19's light: Red's who-goes-first pop is seen but not read. The
+    # loop asks; before session 8 nobody answered and the demo stopped there.
+    from companion.live.demo import run_demo
+
+    out = io.StringIO()
+    result = run_demo(19, out=out)
+    text = out.getvalue()
+    assert "I could not read Red's pop. Red, say the number you popped." in text
+    assert 'Red says "referee, the pop was two"' in text and "value': 2" in text
+    assert result.events[-1]["event"] == "game-over" and "*** Game over: Red wins." in text
