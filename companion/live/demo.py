@@ -33,8 +33,6 @@ from typing import Any, TextIO
 OPENING = {"red": ["finish:1", "finish:2", "finish:3", "track:22"], "blue": ["track:26"]}
 #: What Blue says when the wrong move is called.
 SPOKEN = "referee, the pop was five"
-#: The numbers as a player says them.
-NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 BESIDE = (-28.0, 215.0)  # on the table left of the board, board mm
 
 
@@ -192,7 +190,9 @@ def run_demo(
         asked[0] = len(loop.said)
         if question is not None and last_pop[0]:
             who = next((name for name in ("Red", "Blue") if name in question), "The player")
-            return say(who, f"referee, the pop was {NUMBER_WORDS[last_pop[0]]}", t)
+            from companion.voice.grammar import number_word
+
+            return say(who, f"referee, the pop was {number_word(last_pop[0])}", t)
         # Blue argues as soon as the wrong move is called.
         if heard[0] or not any(e.get("event") == "illegal" for _, e in loop.events):
             return []

@@ -223,6 +223,12 @@ class _Doubt:
     def pops(self) -> list[int | None]:
         return [step for step in self.seen if not isinstance(step, dict)]
 
+    def correct_last_pop(self, value: int) -> None:
+        """The players said the last pop was *value*."""
+        at = max((i for i, step in enumerate(self.seen) if not isinstance(step, dict)), default=None)
+        if at is not None:
+            self.seen[at] = value
+
 
 #: Guesses kept open at once (the oldest goes first).
 MAX_DOUBTS = 3
@@ -881,11 +887,11 @@ class Loop:
         state = self.referee.state
         if state is None or state.phase is not Phase.POP or self.held_pops or self.unread is not None:
             return False
-        for value in range(1, 6):  # a lost 6 would give the same player another pop
-            popped = rules_pop(state, value)
-            if not legal_moves(popped) and self._pops_explaining(whole, lose_move(popped)):
-                return True
-        return False
+        return any(
+            player != str(state.player)  # a lost 6 gives the same player another pop
+            and self._pops_explaining(whole, lose_move(rules_pop(state, values[0])))
+            for player, values in self._lost_by_next_player(state).items()
+        )
 
     def _doubt_explains(self, whole: boards.Board) -> bool:
         """Some history from before a guess the loop made explains *whole*
@@ -1672,15 +1678,14 @@ class Loop:
         else said sets the game right, and closes them.
         """
         self.inferred = None
-        if intent == "pop" and line is not None and "pop" in line and self.unread is None:
-            self._doubts_saw(int(line["pop"]))
-        elif intent == "pop" and line is not None and line.get("command") == "pop":
-            for doubt in self.doubts:
-                at = max((i for i, step in enumerate(doubt.seen) if not isinstance(step, dict)), default=None)
-                if at is not None:
-                    doubt.seen[at] = int(line["value"])
-        elif not (intent == "pop" and line is not None and "pop" in line):
+        if intent != "pop" or line is None:
             self.doubts = []  # the players have said how the game stands
+        elif "pop" in line:
+            if self.unread is None:  # (the value of an unread pop is already in them, as any)
+                self._doubts_saw(int(line["pop"]))
+        else:
+            for doubt in self.doubts:
+                doubt.correct_last_pop(int(line["value"]))
         if intent in ("turn", "peg", "undo"):
             self.lost = None  # the players have set the game right themselves
         if self.unread is None:

@@ -43,7 +43,7 @@ Features = npt.NDArray[np.float32]
 
 #: The numbers a profile holds, and their words.
 NUMBERS = (1, 2, 3, 4, 5, 6)
-WORDS = {n: w for w, n in grammar.NUMBER_WORDS.items() if n in NUMBERS}
+WORDS = {n: grammar.number_word(n) for n in NUMBERS}
 
 #: Written into every profile; a profile of another feature version is
 #: refused with a message to enroll again.

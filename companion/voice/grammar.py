@@ -40,6 +40,11 @@ _UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"
 NUMBER_WORDS: dict[str, int] = {w: i + 1 for i, w in enumerate(_UNITS)}
 NUMBER_WORDS.update({f"twenty {w}": 20 + i + 1 for i, w in enumerate(_UNITS[:8])})
 
+
+def number_word(n: int) -> str:
+    """How *n* (1 to 28) is said: ``number_word(5) == "five"``."""
+    return next(w for w, v in NUMBER_WORDS.items() if v == n)
+
 #: Pronunciations the PocketSphinx dictionary lacks (CMU phone set).
 EXTRA_PRONUNCIATIONS: dict[str, str] = {
     "red's": "R EH D Z",
