@@ -228,21 +228,67 @@ def _settled_face(seed: int, layout: Any, truth: Any,
     """
     import math
 
-    from companion.vision.dice.dome import DOME_SPAN_RADII
-
-    rng = np.random.default_rng(seed + 7919)
-    yaw = float(rng.uniform(0, 360))
+    draws = _die_draws(seed)
     room = layout.die.dome_radius_mm - layout.die.size_mm * 0.75
-    a, r = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 0.5)) * room
+    a, r = draws.offset_rad, draws.offset_share * room
     cx, cy = layout.die.center
     top = np.array([[cx + r * math.cos(a), cy + r * math.sin(a), layout.die.size_mm]])
     seen = np.asarray(truth.camera.project(top), np.float64).reshape(2)
     if math.dist(seen, truth.die_top_px) > 1.0:
         return None
+    return _in_crop(layout, r * math.cos(a), r * math.sin(a), px), draws.yaw_deg % 360.0
+
+
+@dataclass(frozen=True)
+class _DieDraws:
+    """The renderer's random draws for a die with no set pose (``companion.sim.render._die_pose``)."""
+
+    yaw_deg: float
+    offset_rad: float  # the flat die's offset: its direction (radians) ...
+    offset_share: float  # ... and its share of the room it has
+    lean_rad: float  # a cocked die: the direction of the wall it leans on (radians)
+    tilt_deg: float  # and how far it leans
+
+
+def _die_draws(seed: int) -> _DieDraws:
+    """The die's draws of a scene rendered with *seed*, in the renderer's order."""
+    import math
+
+    rng = np.random.default_rng(seed + 7919)
+    yaw = float(rng.uniform(0, 360))
+    a, r = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 0.5))
+    lean, tilt = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(25, 35))
+    return _DieDraws(yaw, a, r, lean, tilt)
+
+
+def _in_crop(layout: Any, dx_mm: float, dy_mm: float, px: int) -> tuple[float, float]:
+    """A point of the die-top plane, *dx_mm*, *dy_mm* from the dome's centre, in crop px."""
+    from companion.vision.dice.dome import DOME_SPAN_RADII
+
     half = layout.die.dome_radius_mm * DOME_SPAN_RADII / 2.0
-    x = (r * math.cos(a) / (2.0 * half) + 0.5) * px - 0.5
-    y = (r * math.sin(a) / (2.0 * half) + 0.5) * px - 0.5
-    return (x, y), yaw % 360.0
+    return (dx_mm / (2.0 * half) + 0.5) * px - 0.5, (dy_mm / (2.0 * half) + 0.5) * px - 0.5
+
+
+def cocked_die_xy(seed: int, layout: Any, camera: Any, px: int = DOME_CROP_PX) -> tuple[float, float]:
+    """Where a cocked die's body is seen in the dome crop of a scene rendered with *seed*.
+
+    The renderer leans the die on the wall in a direction it draws from the
+    seed (``_die_draws``); its centre is seen through *camera* where the
+    line of sight crosses the die-top plane, the plane the crop shows
+    (checked against the truth's ``die_top_px`` when this was written).
+    """
+    import math
+
+    draws = _die_draws(seed)
+    s, dome = layout.die.size_mm, layout.die.dome_radius_mm
+    tilt = math.radians(draws.tilt_deg)
+    reach = dome - s * 0.95
+    cx, cy = layout.die.center
+    centre = np.array([cx + reach * math.cos(draws.lean_rad), cy + reach * math.sin(draws.lean_rad),
+                       s / 2 * (math.cos(tilt) + math.sin(tilt))])
+    eye = np.asarray(camera.position, np.float64).reshape(3)
+    seen = eye + (s - eye[2]) / (centre[2] - eye[2]) * (centre - eye)
+    return _in_crop(layout, float(seen[0] - cx), float(seen[1] - cy), px)
 
 
 def _die_covered(truth: Any) -> bool:

@@ -36,6 +36,7 @@ from companion.vision.dice.grid import (
     read_grid,
     search_grid,
 )
+from companion.vision.dice.leaning import find_leaning
 from companion.vision.dice.matching import (
     FaceMatch,
     FacePlace,
@@ -153,16 +154,23 @@ def read_die_in_dome(
     learned = read_by_classifier(crop_bgr, fraction)
     if learned.state == "settled":
         return learned
-    # The classifier saw no flat face it is sure of: the template match still
-    # tells a die leaning on the wall (cocked) from a hidden one, but its
-    # values are not announced (the classifier reads every face it reads, and
-    # more safely; see docs/vision-dice.md). Only the match is needed for
-    # that (the wall test comes before any value in ``judge``), not the
-    # pip-place second opinion of ``read_by_templates``.
-    old = judge(match_in_dome(crop_bgr, fraction), ACCEPT, fraction)
-    if old.state == "settled":
-        return DieReading.unreadable("hidden", learned.confidence)
-    return old
+    # The classifier saw no flat face it is sure of: a die leaning on the
+    # wall is cocked, anything else hidden (docs/vision-dice.md, "Cocked: a
+    # leaning-die classifier").
+    return leaning_or(learned, to_gray(crop_bgr).astype(np.float32), fraction)
+
+
+#: A leaning die is announced (``cocked``) when its window is at least this
+#: probable. Set on development frames 150000-153599 (see docs/vision-dice.md).
+MIN_LEANING = 0.998
+
+
+def leaning_or(reading: DieReading, gray: FloatImage, fraction: float) -> DieReading:
+    """``cocked`` when a die leans on the wall of the dome crop *gray*, else *reading*."""
+    lean = find_leaning(gray, fraction, DOME_SPAN_RADII)
+    if lean.probability >= MIN_LEANING:
+        return DieReading.unreadable("cocked", _clip(lean.probability))
+    return reading
 
 
 @dataclass(frozen=True)

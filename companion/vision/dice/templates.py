@@ -30,6 +30,7 @@ from companion.vision.dice.dome import (
     SEARCH_DIE_PX,
     generic_face,
     judge,
+    leaning_or,
     match_with_image,
     rescaled,
     scaled_crop,
@@ -154,9 +155,9 @@ class FaceTemplates:
         """
         match, fine = match_with_image(crop_bgr, fraction, self.faces())
         reading = judge(match, ACCEPT_LEARNED, fraction)
-        if reading.state == "cocked" or match is None:
-            return reading
         gray = to_gray(crop_bgr).astype(np.float32)
+        if reading.state == "cocked" or match is None:
+            return leaning_or(reading, gray, fraction)
         die_px = fraction * min(gray.shape[:2])
         face = search_face(gray, fraction, self.bank, DOME_SPAN_RADII)
         k = min(gray.shape[:2]) / min(fine.shape[:2])
@@ -165,7 +166,7 @@ class FaceTemplates:
         if face.value != NO_FACE and agrees(face, inner_lead(gray, face, die_px, self.middles),
                                             match, apart, accept):
             return DieReading("settled", face.value, round(min(1.0, face.probability), 3))
-        return DieReading.unreadable("hidden", reading.confidence)
+        return leaning_or(DieReading.unreadable("hidden", reading.confidence), gray, fraction)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -88,18 +88,29 @@ def render_small_sample(seed: int, state: str, edition: str = "pips",
         _settled_face,
         dome_crop_from_camera,
     )
-    from companion.sim import DieView, Scene, render
+    from companion.sim import DieView, render
 
     layout = _layout()
     rng = np.random.default_rng(seed)
     value = int(rng.integers(1, 7))
-    glare = float(np.random.default_rng(seed + 104729).uniform(glare_floor, 1.0))
-    scene = Scene.random(seed, layout, size=SMALL_SIZE, glare=glare)
+    scene = sample_scene(seed, True, glare_floor)
     frame, truth = render(_OPENING, DieView(value, state, edition), scene, seed=seed)
     crop = dome_crop_from_camera(frame, truth.camera, layout)
     face = _settled_face(seed, layout, truth) if state == "settled" else None
     return DomeSample(seed, crop, value, state, edition, _die_covered(truth),
                       None if face is None else face[0], None if face is None else face[1])
+
+
+def sample_scene(seed: int, small: bool, glare_floor: float = 0.0) -> Any:
+    """The scene (camera, light, glare) of a training sample: ``render_small_sample``'s
+    when *small*, else ``companion.bench.vision.render_dome_sample``'s."""
+    from companion.bench.vision import _layout
+    from companion.sim import Scene
+
+    if not small:
+        return Scene.random(seed, _layout(), size=(1280, 720))
+    glare = float(np.random.default_rng(seed + 104729).uniform(glare_floor, 1.0))
+    return Scene.random(seed, _layout(), size=SMALL_SIZE, glare=glare)
 
 
 def render_set(seeds: range, state: str, cache: Path | None, edition: str = "pips",
