@@ -173,12 +173,13 @@ def run_demo(
         """*who* says *text*: synthesised, then through the real listener,
         wake word and all."""
         printer.flush()
-        wav = _spoken_wav(text)
-        listener = _listener()
-        if wav is None or listener is None:
-            printer.note(f"(speech synthesis or recognition is unavailable here: {who} says nothing)")
-            return []
-        got = commands_from_wav(listener, wav, t)
+        with tempfile.TemporaryDirectory(prefix="companion-demo-") as folder:
+            wav = _spoken_wav(text, Path(folder) / "player-says.wav")
+            listener = _listener()
+            if wav is None or listener is None:
+                printer.note(f"(speech synthesis or recognition is unavailable here: {who} says nothing)")
+                return []
+            got = commands_from_wav(listener, wav, t)
         what = "; ".join(f"{s.intent} {s.value}" for s in got) or "nothing it acts on"
         printer.note(f'{who} says "{text}" (synthesised by espeak-ng; the listener hears: {what})')
         return got
@@ -286,8 +287,8 @@ def _speaker(speech_dir: Path | None) -> Any:
         return None
 
 
-def _spoken_wav(text: str) -> Path | None:
-    """What a player says, synthesised with espeak-ng into a WAV file."""
+def _spoken_wav(text: str, path: Path) -> Path | None:
+    """What a player says, synthesised with espeak-ng into the WAV file *path*."""
     try:
         from companion.voice.audio import write_wav
         from companion.voice.synth import SynthesisUnavailable, synthesise
@@ -297,7 +298,6 @@ def _spoken_wav(text: str) -> Path | None:
         samples = synthesise(text, voice="en-us", speed=150)
     except SynthesisUnavailable:
         return None
-    path = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "player-says.wav"
     write_wav(path, samples)
     return path
 

@@ -11,11 +11,19 @@ pytest.importorskip("cv2")
 
 
 @pytest.mark.slow
-def test_demo_shows_every_required_moment(tmp_path: Path) -> None:
+def test_demo_shows_every_required_moment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
     from companion.live.demo import run_demo
 
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     out = io.StringIO()
     result = run_demo(3, out=out, speech_dir=tmp_path / "speech")
+    # The player's synthesised words are not left behind (each run used to
+    # leave a folder; the recogniser's dictionary folder goes at exit).
+    assert list(scratch.glob("companion-demo-*")) == []
     text = out.getvalue()
     kinds = [e["event"] for e in result.events]
     # Who goes first, a 6 followed by another pop, a bump, an illegal move put right, a win.
