@@ -66,6 +66,16 @@ def _seed_range(text: str) -> range:
     return range(a, b)
 
 
+def _layers(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected widths like 64,32, not {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"layer widths must be positive, not {text!r}")
+    return sizes
+
+
 #: The frame size of the "small" sets: a 640x480 webcam, the die 10-15 px wide.
 SMALL_SIZE = (640, 480)
 
@@ -332,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1, help="seed of the patch sampling and training")
+    parser.add_argument("--hidden", type=_layers, default=HIDDEN,
+                        help="hidden layer widths, comma-separated (default %(default)s)")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     xs: list[NDArray[np.float32]] = []
@@ -353,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     y = np.asarray(ys, np.int64)
     print(f"round 1: training on {len(y)} patches: " + ", ".join(
         f"{c}: {int((y == c).sum())}" for c in range(CLASSES)), flush=True)
-    net = train(x, y, HIDDEN, args.epochs, rng)
+    net = train(x, y, args.hidden, args.epochs, rng)
     hard: list[NDArray[np.float32]] = []
     for crops, meta in sets:
         hard += hard_negatives(net, crops, meta)
@@ -361,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     if hard:
         x = np.concatenate([x, features(augment(np.stack(hard), rng))])
         y = np.concatenate([y, np.full(len(hard), NO_FACE, np.int64)])
-        net = train(x, y, HIDDEN, args.epochs, rng)
+        net = train(x, y, args.hidden, args.epochs, rng)
     net.save(args.out)
     print(f"wrote {args.out}")
     return 0
