@@ -325,6 +325,17 @@ def train(x: NDArray[np.float32], y: NDArray[np.int64], hidden: tuple[int, ...],
     return FaceNet(tuple(params[:n]), tuple(params[n:]))
 
 
+def add_training_options(parser: argparse.ArgumentParser, small_glare: float) -> None:
+    """The options every training command here shares: the small sets' glare,
+    the render cache, the output, epochs and the seed."""
+    parser.add_argument("--small-glare", type=float, default=small_glare,
+                        help="the small sets' glare is drawn from this to 1 (default %(default)s)")
+    parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
+    parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the sampling and training")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.dice.train_facenet",
                                      description=__doc__.split("\n")[0])
@@ -336,12 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed range of settled pip dice in 640x480 frames (repeatable)")
     parser.add_argument("--small-cocked", type=_seed_range, action="append", default=[],
                         help="seed range of leaning pip dice in 640x480 frames (repeatable)")
-    parser.add_argument("--small-glare", type=float, default=0.0,
-                        help="the small sets' glare is drawn from this to 1 (default 0)")
-    parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
-    parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the patch sampling and training")
+    add_training_options(parser, small_glare=0.0)
     parser.add_argument("--hidden", type=_layers, default=HIDDEN,
                         help="hidden layer widths, comma-separated (default %(default)s)")
     args = parser.parse_args(argv)

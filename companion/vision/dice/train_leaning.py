@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import math
-from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +37,7 @@ from companion.vision.dice.photo import to_gray
 from companion.vision.dice.train_facenet import (
     STATES,
     _seed_range,
+    add_training_options,
     augment,
     render_set,
     sample_scene,
@@ -145,12 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--set", type=_kind, action="append", required=True, dest="sets",
                         help=f"KIND=FIRST:END, KIND one of {', '.join(KINDS)} (repeatable)")
-    parser.add_argument("--small-glare", type=float, default=0.3,
-                        help="the small sets' glare is drawn from this to 1 (default 0.3)")
-    parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
-    parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the window sampling and training")
+    add_training_options(parser, small_glare=0.3)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     data = []
