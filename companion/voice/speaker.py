@@ -184,6 +184,14 @@ class _Item:
     seq: int
     text: str = field(compare=False)
     queued_at: float = field(compare=False)
+    #: Mute once this has been said (the notice of :meth:`Speaker.quiet`).
+    then_mute: bool = field(default=False, compare=False)
+
+
+#: Said before the audio goes quiet: a "mute" misheard in a noisy room
+#: (session 9 found it the most frequent wrong command for one voice) must
+#: not silence the referee without anyone noticing.
+MUTED_NOTICE = "Muted. Say referee, louder, to hear me again."
 
 
 class Speaker:
@@ -205,6 +213,8 @@ class Speaker:
         self.volume = max(0.0, min(1.0, volume))
         self.voice = voice
         self.muted = False
+        #: :meth:`quiet` was asked and its notice is not said yet.
+        self._mute_pending = False
         self._transcript = transcript if transcript is not None else sys.stdout
         self._notices = notices if notices is not None else sys.stderr
         self._prefix = prefix
@@ -249,15 +259,23 @@ class Speaker:
 
     def louder(self) -> None:
         self.muted = False
+        self._mute_pending = False
         self.volume = min(1.0, round(self.volume + VOLUME_STEP, 2))
 
     def quieter(self) -> None:
         self.volume = max(VOLUME_STEP, round(self.volume - VOLUME_STEP, 2))
 
     def quiet(self) -> None:
-        """Mute the audio; the transcript continues. ``louder()`` unmutes."""
-        self.muted = True
+        """Mute the audio once :data:`MUTED_NOTICE` has been said (waiting
+        announcements are dropped as by :meth:`stop`); the transcript
+        continues. ``louder()`` unmutes."""
         self.stop()
+        with self._cond:
+            if self._closing or self.muted or self._mute_pending:
+                return
+            self._mute_pending = True
+            heapq.heappush(self._heap, _Item(0, next(self._seq), MUTED_NOTICE, time.monotonic(), then_mute=True))
+            self._cond.notify()
 
     def stop(self) -> None:
         """Drop routine announcements still waiting and cut the current audio."""
@@ -326,6 +344,8 @@ class Speaker:
                 self._notice(f"speech: unexpected error ({exc}); continuing")
             finally:
                 with self._cond:
+                    if item.then_mute and self._mute_pending:
+                        self.muted, self._mute_pending = True, False
                     self._busy = False
                     self._cond.notify_all()
 

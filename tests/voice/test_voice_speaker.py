@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.voice.speaker import Speaker, Synthesiser
+from companion.voice.speaker import MUTED_NOTICE, Speaker, Synthesiser
 
 
 class Recorder(Synthesiser):
@@ -71,11 +71,14 @@ def test_volume_scales_the_written_audio_and_quiet_mutes(tmp_path: Path) -> None
     speaker.quiet()
     speaker.say("muted")
     speaker.wait_idle()
+    assert speaker.muted
     speaker.louder()
     assert not speaker.muted and speaker.volume == pytest.approx(0.8)
     speaker.close()
-    assert _lines(out) == ["say: soft", "say: muted"]  # the transcript goes on
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["0001.wav"]
+    # The mute is said aloud first (a "mute" misheard in a noisy room must not
+    # silence the referee unnoticed); the transcript goes on.
+    assert _lines(out) == ["say: soft", f"say: {MUTED_NOTICE}", "say: muted"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["0001.wav", "0002.wav"]
     with wave.open(str(tmp_path / "0001.wav")) as w:
         first = int.from_bytes(w.readframes(1), "little", signed=True)
     assert first == round(16 * 0.6)
@@ -186,3 +189,19 @@ def test_say_names_an_unknown_voice(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 2 and "'klingon'" in err
     assert main(["say", "Hello", "--voice", "en-gb-scotland", "--out",
                  str(tmp_path / "y.wav")]) == 0
+
+
+def test_louder_before_the_mute_notice_is_said_keeps_the_sound(tmp_path: Path) -> None:
+    out = io.StringIO()
+    with Speaker(transcript=out, play=False, synthesiser=Recorder(), speech_out=tmp_path) as speaker:
+        speaker.quiet()
+        speaker.louder()  # changed their mind at once: the notice is said, nothing muted
+        speaker.wait_idle()
+        assert not speaker.muted
+        speaker.say("still here")
+        speaker.wait_idle()
+        speaker.quiet()
+        speaker.quiet()  # a second mute says nothing more
+        speaker.wait_idle()
+    assert _lines(out).count(f"say: {MUTED_NOTICE}") == 2
+    assert "say: still here" in _lines(out)
