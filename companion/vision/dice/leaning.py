@@ -56,8 +56,10 @@ class Leaning:
     from_centre: float  # dome radii
 
 
+@lru_cache(maxsize=8)
 def ring_places(side: int, span_radii: float) -> NDArray[np.float64]:
-    """(N, 3) window centres (x, y in crop px) and angles (degrees) round the ring."""
+    """(N, 3) window centres (x, y in crop px) and angles (degrees) round the
+    ring; made once per crop size (read-only)."""
     radius = side / span_radii
     c = (side - 1) / 2.0
     rows = [
@@ -65,7 +67,9 @@ def ring_places(side: int, span_radii: float) -> NDArray[np.float64]:
         for r in RING
         for a in np.arange(0.0, 360.0, ANGLE_STEP_DEG)
     ]
-    return np.array(rows, np.float64)
+    places = np.array(rows, np.float64)
+    places.setflags(write=False)
+    return places
 
 
 @lru_cache(maxsize=8)
