@@ -106,6 +106,17 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--unread is a chance from 0 to 1, not {args.unread}")
     if not 0.0 <= getattr(args, "illegal", 0.0) <= 1.0:
         raise UserError(f"--illegal is a chance from 0 to 1, not {args.illegal}")
+    if args.source == "video":
+        # Checked before any game is rendered, not in the middle of one.
+        from companion.sim.knobs import parse_size
+
+        if args.seed < 0:
+            raise UserError(f"--seed must be 0 or more for rendered games, not {args.seed}")
+        parse_size(args.size)
+        if not 1 <= args.fps <= 60:
+            raise UserError(f"--fps {args.fps}: must be between 1 and 60")
+        if args.turns < 0:
+            raise UserError(f"--turns must be 0 (play to the end) or more, not {args.turns}")
     kinds = _kinds(getattr(args, "messes", ""))
     if args.source == "video":
         from companion.bench.referee_video import run_video

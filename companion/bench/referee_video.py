@@ -17,12 +17,9 @@ from typing import Any
 
 def run_video(args: argparse.Namespace) -> int:
     from companion.bench.referee import _players
+    from companion.sim.knobs import parse_size
 
-    size = tuple(int(v) for v in str(args.size).lower().split("x"))
-    if len(size) != 2:
-        from companion.errors import UserError
-
-        raise UserError(f"--size must be WxH, like 640x480, not {args.size!r}")
+    size = parse_size(str(args.size))
     turns = args.turns or None
     right = right_unread = false_illegal = missed = shown = worked_out = passed = 0
     delays: list[float] = []

@@ -60,6 +60,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.errors import UserError
+
+    # A count below one would run nothing and print "n/a" as if measured.
+    for name in ("frames", "cameras"):
+        if getattr(args, name) < 1:
+            raise UserError(f"--{name} must be at least 1, not {getattr(args, name)}")
+    for name in ("seed", "camera_seed"):
+        if getattr(args, name) < 0:
+            raise UserError(f"--{name.replace('_', '-')} must be 0 or more, not {getattr(args, name)}")
     parts = set(args.only or ("dice-real", "dice-rendered", "dice-digits", "board", "board-print"))
     if "dice-real" in parts:
         bench_dice_real()

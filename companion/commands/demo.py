@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from companion.errors import UserError
+from companion.errors import UserError, os_reason
 from companion.referee.playthrough import random_game
 
 #: How often a simulated player first puts a peg one space wrong (the referee
@@ -89,12 +89,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _clear_old_takes(folder: Path) -> None:
-    """Remove the numbered WAVs of an earlier demo run (only those) from *folder*."""
+    """Remove the numbered WAVs of an earlier demo run (only those) from *folder*,
+    making it if need be: a folder that cannot be made is said now, not
+    after the whole demo has run with its speech going nowhere."""
     if folder.exists() and not folder.is_dir():
         raise UserError(f"--speech-out {folder} is a file, not a folder")
-    if folder.is_dir():
-        for wav in folder.glob("[0-9][0-9][0-9][0-9].wav"):
-            wav.unlink()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--speech-out {folder}: cannot make the folder: {os_reason(exc)}") from None
+    for wav in folder.glob("[0-9][0-9][0-9][0-9].wav"):
+        wav.unlink()
 
 
 def _run_quick(args: argparse.Namespace) -> int:

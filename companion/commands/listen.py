@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -43,6 +44,10 @@ def _recogniser(choice: str) -> Recogniser:
     if choice == "vosk":
         model = recognisers.find_vosk_model()
         if model is None:
+            env = os.environ.get("COMPANION_VOSK_MODEL")
+            if env:
+                raise UserError(f"COMPANION_VOSK_MODEL={env} is not a Vosk model folder (no "
+                                "am/final.mdl or conf/model.conf in it), and no model is installed")
             raise UserError("no Vosk model installed: run `companion models install vosk-en` "
                             "or set COMPANION_VOSK_MODEL")
         return recognisers.VoskRecogniser(model)

@@ -52,11 +52,12 @@ def run(args: argparse.Namespace) -> int:
 
     players = options.parse_players(args.players)
     rules = options.parse_rules(args.rules)
-    if args.first and players and args.first not in [c for p in players for c in p]:
-        raise UserError(f"--first {args.first}: that colour is not among --players")
+    options.check_first(args.first, players)
     # Check everything the user can get wrong before touching the record.
     stream = options.vision_stream(args.layout, args.calibration, reuse_saved=True)
     if args.video is not None:
+        if args.video.is_dir():
+            raise UserError(f"{args.video} is a folder, not a video file")
         if not args.video.is_file():
             raise UserError(f"no such video file: {args.video}")
         source = f"video {args.video}"

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from companion.errors import UserError
+from companion.errors import UserError, os_reason
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -64,8 +65,12 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(str(exc)) from None
     overlay_dir = Path(args.overlay) if args.overlay else None
     if overlay_dir is not None:
-        overlay_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            overlay_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"--overlay {overlay_dir}: cannot make the folder: {os_reason(exc)}") from None
     batch = ImageBatch("read", args.images)
+    overlay_failures = 0
     for image, frame in batch:
         # Each image may come from another camera: a fresh reader per image
         # (the layout and calibration are loaded once).
@@ -78,5 +83,8 @@ def run(args: argparse.Namespace) -> int:
             from companion.vision.overlay import draw_overlay
 
             out = overlay_dir / (Path(image).stem + ".overlay.png")
-            cv2.imwrite(str(out), draw_overlay(frame, reading, reader.geometry))
-    return batch.exit_code
+            if not cv2.imwrite(str(out), draw_overlay(frame, reading, reader.geometry)):
+                # The reading is printed already; the missing picture is said.
+                print(f"companion read: error: cannot write the overlay {out}", file=sys.stderr, flush=True)
+                overlay_failures += 1
+    return batch.exit_code or (1 if overlay_failures else 0)

@@ -31,6 +31,8 @@ def read_state(path: Path) -> dict[str, list[str]]:
         raise UserError(f"state file {path} does not exist") from None
     except json.JSONDecodeError as exc:
         raise UserError(f"state file {path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except UnicodeDecodeError as exc:
+        raise UserError(f"state file {path} is not UTF-8 text (JSON): {exc.reason}") from None
     except OSError as exc:
         raise UserError(f"cannot read state file {path}: {exc.strerror}") from None
     if isinstance(data, dict) and isinstance(data.get("pegs"), dict):
@@ -48,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.sim import DieView, render
     from companion.sim.knobs import scene_from_args
 
+    if args.seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {args.seed}")
     layout = load_layout(args.layout)
     pegs = read_state(args.state)
     try:

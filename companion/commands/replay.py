@@ -32,25 +32,36 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def read_observations(path: Path, start_after: float | None = None) -> Iterator[Observation]:
-    """Observations from a ``.jsonl`` file, each line checked (errors name the line)."""
+    """Observations from a ``.jsonl`` file, each line checked (errors name the line).
+
+    Lines are decoded one by one, so a line that is not UTF-8 is named like
+    any other bad line, after the lines before it were refereed.
+    """
     try:
-        handle = path.open(encoding="utf-8")
+        handle = path.open("rb")
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}") from exc
     with handle:
         last = float("-inf")
-        for number, text in enumerate(handle, 1):
+        for number, raw in enumerate(handle, 1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UserError(f"{path}:{number}: not UTF-8 text ({exc.reason})") from None
             if not text.strip():
                 continue
             try:
                 obs = from_json(json.loads(text))
-            except (ValueError, ObservationError) as exc:
+            except (ValueError, RecursionError, ObservationError) as exc:
                 raise UserError(f"{path}:{number}: {exc}") from exc
             if obs.t < last:
                 raise UserError(f"{path}:{number}: time goes backwards ({obs.t} after {last})")
             last = obs.t
             if start_after is None or obs.t > start_after:
                 yield obs
+    if last == float("-inf"):
+        # Like a video with no frames: a wrong file, not a game with nothing in it.
+        raise UserError(f"{path} holds no observations (one JSON object per line, see docs/live.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if not path.exists():
         raise UserError(f"no such file: {path}")
     players = options.parse_players(args.players)
+    options.check_first(args.first, players)
     rules = options.parse_rules(args.rules)
     if args.resume and args.db is None:
         raise UserError("--resume needs --db FILE: the record to continue")

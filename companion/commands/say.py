@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from companion.errors import UserError
+from companion.errors import UserError, os_reason
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,12 +46,17 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"{out}: the output file must end in .wav")
         if not out.parent.is_dir():
             raise UserError(f"{out}: folder {out.parent} does not exist")
+        if out.is_dir():
+            raise UserError(f"{out} is a folder, not a WAV file")
         synth = Synthesiser()
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 raw = Path(tmp) / "say.wav"
                 synth.render(text, raw, rate=args.rate, voice=args.voice)
-                write_scaled_wav(raw, out, args.volume)
+                try:
+                    write_scaled_wav(raw, out, args.volume)
+                except OSError as exc:
+                    raise UserError(f"cannot write {out}: {os_reason(exc)}") from None
         except SynthesisError as exc:
             raise UserError(f"could not synthesise speech: {exc}") from None
         finally:

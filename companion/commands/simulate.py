@@ -35,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.sim.knobs import scene_from_args
     from companion.sim.simulate import random_game_script, simulate_script
 
+    if args.seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {args.seed}")
     if not 1 <= args.fps <= 60:
         raise UserError(f"--fps {args.fps}: must be between 1 and 60")
     if args.turns is not None and args.turns < 1:
@@ -46,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
     suffix = args.out.suffix.lower()
     if suffix not in (".mp4", ".avi"):
         raise UserError(f"--out {args.out}: write an .mp4 (or .avi) video")
+    # Said here, in words: OpenCV's own failure is an assertion dump.
+    if args.out.is_dir():
+        raise UserError(f"--out {args.out} is a folder, not a video file")
+    if not args.out.parent.is_dir():
+        raise UserError(f"cannot write {args.out}: the folder {args.out.parent} does not exist")
     layout = load_layout(args.layout)
     rng = np.random.default_rng(args.seed)
     scene = scene_from_args(args, layout, rng)

@@ -36,6 +36,8 @@ def load_layout(path: str | Path | None = None) -> Layout:
         raise LayoutError(f"layout file {p} does not exist") from None
     except OSError as exc:
         raise LayoutError(f"cannot read layout file {p}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise LayoutError(f"layout file {p} is not UTF-8 text (a JSON layout): {exc.reason}") from None
     return parse_layout(text, source=str(p))
 
 

@@ -211,7 +211,7 @@ def run_demo(
             voice.close(drain=True, timeout=120.0)
     seconds = time.perf_counter() - started
     if not json_mode:
-        where = f"; announcements written to {speech_dir}" if speech_dir else ""
+        where = f"; announcements written to {speech_dir}" if voice is not None else ""
         out.write(f"\n({count['frames']} frames, {last_t[0]:.1f} s of video refereed{where}.)\n")
     print(f"companion demo: {count['frames']} frames in {seconds:.1f} s", file=sys.stderr)
     return DemoResult(count["frames"], last_t[0], seconds, [e for _, e in loop.events])

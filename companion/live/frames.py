@@ -57,7 +57,13 @@ def video_frames(path: Path, start_after: float | None = None) -> Iterator[Frame
 
     With *start_after*, frames up to that time are skipped without decoding
     (a resumed replay continues where the record stops).
+
+    A file that opens but gives no frame at all, or that stops well short of
+    the frame count in its header (a truncated copy), is a UserError once
+    the frames it had are delivered: never a quiet end of the game.
     """
+    if path.is_dir():
+        raise UserError(f"{path} is a folder, not a video file")
     if not path.is_file():
         raise UserError(f"no such video file: {path}")
     cv2 = _cv2()
@@ -66,25 +72,37 @@ def video_frames(path: Path, start_after: float | None = None) -> Iterator[Frame
         raise UserError(f"cannot read the video {path} (not a video OpenCV can open)")
     try:
         fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) or 25.0
+        declared = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         index = 0
         while True:
             t = index / fps
             if start_after is not None and t <= start_after:
                 if not cap.grab():
-                    return
+                    break
                 index += 1
                 continue
             ok, image = cap.read()
             if not ok:
-                return
+                break
             yield Frame(t, image)
             index += 1
     finally:
         cap.release()
+    if index == 0:
+        raise UserError(f"{path} holds no frames OpenCV can decode (is it a video?)")
+    if index < declared - max(3, declared // 10):
+        # A few frames short is container rounding (a variable frame rate
+        # makes some containers' count an estimate); far short is a cut file.
+        raise UserError(f"the video {path} ends after {index} of its {declared} frames "
+                        f"({index / fps:.1f} s): the file looks truncated; it was refereed "
+                        "up to there")
 
 
 def open_camera(index: int) -> Capture:
     """Open camera *index* or raise a clear :class:`UserError`."""
+    if index < 0:
+        # OpenCV's "any camera" index -1 crashes the process on some systems.
+        raise UserError(f"--camera {index}: camera numbers start at 0")
     cv2 = _cv2()
     # OpenCV prints its own warnings for a missing device; the error below
     # says it once, clearly.

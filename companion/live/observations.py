@@ -8,6 +8,7 @@ session (or video) time.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,6 +154,10 @@ _KINDS: dict[str, type] = {
 _KIND_NAMES = {v: k for k, v in _KINDS.items()}
 
 
+#: The colours a board observation may name.
+_COLOURS = ("red", "blue", "yellow", "green")
+
+
 class ObservationError(ValueError):
     """A malformed observation line."""
 
@@ -162,7 +167,7 @@ def from_json(obj: object) -> Observation:
     if not isinstance(obj, dict):
         raise ObservationError(f"an observation is a JSON object, not {obj!r}")
     t = obj.get("t")
-    if not isinstance(t, (int, float)) or isinstance(t, bool):
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
         raise ObservationError(f"an observation needs a time \"t\" in seconds, got {t!r}")
     t = float(t)
     if "board" in obj:
@@ -172,6 +177,13 @@ def from_json(obj: object) -> Observation:
             for k, v in board.items()
         ):
             raise ObservationError("\"board\" must map colours to lists of place names")
+        unknown = sorted(k for k in board if k not in _COLOURS)
+        if unknown:
+            # The loop reads only the game's colours: a misspelt one would be
+            # dropped without a word.
+            raise ObservationError(
+                f"\"board\" has unknown colour {unknown[0]!r}; the colours are {', '.join(_COLOURS)}"
+            )
         return BoardStable(t, {k: list(v) for k, v in board.items()})
     if "pop" in obj:
         value = obj["pop"]

@@ -68,6 +68,13 @@ def parse_players(text: str | None) -> list[list[str]] | None:
     return players
 
 
+def check_first(first: str | None, players: list[list[str]] | None) -> None:
+    """``--first`` must name a playing colour: else the referee would refuse
+    the whole setup and the game would start with the who-goes-first pops."""
+    if first and players and first not in [c for p in players for c in p]:
+        raise UserError(f"--first {first}: that colour is not among --players")
+
+
 def parse_rules(text: str | None) -> dict[str, Any]:
     if text is None:
         return {}

@@ -275,7 +275,7 @@ class GameStore:
         ).fetchone()
         if row is None:
             raise UserError(f"the game record {self.path} has no game {game_id}")
-        return _game_row(row)
+        return self._game_row(row)
 
     def games(self, match_id: int | None = None) -> list[GameRow]:
         sql = (
@@ -285,7 +285,7 @@ class GameStore:
         if match_id is not None:
             sql += " WHERE match_id = ?"
             params = (match_id,)
-        return [_game_row(r) for r in self._conn.execute(sql + " ORDER BY id", params)]
+        return [self._game_row(r) for r in self._conn.execute(sql + " ORDER BY id", params)]
 
     def last_unfinished(self) -> GameRow | None:
         """The game a ``--resume`` continues: the latest one still playing."""
@@ -293,7 +293,7 @@ class GameStore:
             "SELECT id, match_id, started_at, ended_at, status, players, source, places "
             "FROM games WHERE status = 'playing' ORDER BY id DESC LIMIT 1"
         ).fetchone()
-        return _game_row(row) if row else None
+        return self._game_row(row) if row else None
 
     def inputs(self, game_id: int) -> list[RecordedInput]:
         """Every recorded input of a game, in order, with its events."""
@@ -302,13 +302,15 @@ class GameStore:
             "SELECT input_seq, event FROM events WHERE game_id = ? ORDER BY input_seq, n",
             (game_id,),
         ):
-            events.setdefault(int(input_seq), []).append(json.loads(event))
+            events.setdefault(int(input_seq), []).append(
+                self._json(event, f"event {input_seq} of game {game_id}")
+            )
         return [
             RecordedInput(
                 seq=int(seq),
                 t=None if t is None else float(t),
                 origin=str(origin),
-                input=json.loads(line),
+                input=self._json(line, f"input {seq} of game {game_id}"),
                 events=tuple(events.get(int(seq), ())),
             )
             for seq, t, origin, line in self._conn.execute(
@@ -323,22 +325,35 @@ class GameStore:
 
     def corrections(self, game_id: int) -> list[tuple[dict[str, Any], str]]:
         return [
-            (json.loads(c), str(o))
+            (self._json(c, f"a correction of game {game_id}"), str(o))
             for c, o in self._conn.execute(
                 "SELECT command, outcome FROM corrections WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             )
         ]
 
+    def _json(self, text: Any, what: str) -> Any:
+        """A JSON column of the record; a damaged one is StoreCorrupt naming
+        it (SQLite's own check passes a row whose text was spoiled)."""
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise StoreCorrupt(self.path, f"{what} is not valid JSON ({exc})") from None
 
-def _game_row(row: Sequence[Any]) -> GameRow:
-    return GameRow(
-        id=int(row[0]),
-        match_id=int(row[1]),
-        started_at=str(row[2]),
-        ended_at=None if row[3] is None else str(row[3]),
-        status=str(row[4]),
-        players=tuple(tuple(p) for p in json.loads(row[5])),
-        source=str(row[6]),
-        places=None if row[7] is None else tuple(json.loads(row[7])),
-    )
+    def _game_row(self, row: Sequence[Any]) -> GameRow:
+        what = f"the players of game {row[0]}"
+        try:
+            players = tuple(tuple(p) for p in self._json(row[5], what))
+        except TypeError:
+            raise StoreCorrupt(self.path, f"{what} are not lists of colours") from None
+        places = None if row[7] is None else self._json(row[7], f"the places of game {row[0]}")
+        return GameRow(
+            id=int(row[0]),
+            match_id=int(row[1]),
+            started_at=str(row[2]),
+            ended_at=None if row[3] is None else str(row[3]),
+            status=str(row[4]),
+            players=players,
+            source=str(row[6]),
+            places=None if places is None else tuple(places),
+        )

@@ -22,6 +22,7 @@ the colours to drifting light from pegs it reads with high confidence (see
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from companion.errors import UserError
+from companion.errors import UserError, os_reason
 from companion.layout import COLORS, HOLE_NAMES, Layout
 from companion.paths import user_data_dir
 from companion.vision.pegs import ColourModel, HoleEvidence, chroma
@@ -111,7 +112,9 @@ class Calibration:
                 frames=int(data["frames"]),
                 created=str(data["created"]),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
+            raise bad(f"missing {exc}") from None
+        except (TypeError, ValueError) as exc:
             raise bad(f"{type(exc).__name__}: {exc}") from None
         if "die_faces" in data:
             from companion.vision.dice.templates import FaceTemplates
@@ -134,6 +137,8 @@ def load_calibration(path: str | Path) -> Calibration:
         raise CalibrationError(f"calibration file {p} does not exist") from None
     except OSError as exc:
         raise CalibrationError(f"cannot read calibration file {p}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise CalibrationError(f"calibration file {p} is corrupt (not UTF-8 text: {exc.reason})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -146,17 +151,25 @@ def save_calibration(cal: Calibration, path: str | Path) -> Path | None:
     valid calibration is kept beside it (``NAME.corrupt``), never overwritten;
     its new name is returned so the command can say so."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
+    if p.is_dir():
+        # Only a file is ever set aside as corrupt: a folder is the user's.
+        raise CalibrationError(f"cannot save the calibration as {p}: it is a folder; give a file name")
     kept: Path | None = None
-    if p.exists():
-        try:
-            load_calibration(p)
-        except CalibrationError:
-            kept = p.with_name(p.name + ".corrupt")
-            os.replace(p, kept)
     tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(json.dumps(cal.to_json(), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, p)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if p.exists():
+            try:
+                load_calibration(p)
+            except CalibrationError:
+                kept = p.with_name(p.name + ".corrupt")
+                os.replace(p, kept)
+        tmp.write_text(json.dumps(cal.to_json(), indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, p)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise CalibrationError(f"cannot save the calibration as {p}: {os_reason(exc)}") from None
     return kept
 
 

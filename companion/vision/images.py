@@ -24,7 +24,14 @@ def read_image(path: str | Path) -> np.ndarray:
     if p.is_dir():
         raise UserError(f"{p} is a folder, not an image")
     data = np.fromfile(str(p), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    # OpenCV would print its own warning for a truncated file just before
+    # the one clear line below says the same.
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    finally:
+        cv2.utils.logging.setLogLevel(level)
     if image is None:
         raise UserError(f"{p} is not a readable image")
     return np.asarray(image)
@@ -84,6 +91,9 @@ def video_frames(path: str | Path, limit: int | None = None) -> Iterator[np.ndar
 
 def camera_frames(index: int, limit: int) -> Iterator[np.ndarray]:
     """Up to *limit* frames from camera *index*."""
+    if index < 0:
+        # OpenCV's "any camera" index -1 crashes the process on some systems.
+        raise UserError(f"--camera {index}: camera numbers start at 0")
     cap = cv2.VideoCapture(index)
     if not cap.isOpened():
         raise UserError(f"camera {index} could not be opened (is it connected and free?)")

@@ -49,6 +49,8 @@ def read_wav(path: Path | str) -> Clip:
     or unreadable file raises :class:`UserError` naming the file.
     """
     p = Path(path)
+    if p.is_dir():
+        raise UserError(f"{p} is a folder, not a WAV file")
     if not p.is_file():
         raise UserError(f"{p}: no such WAV file")
     try:
@@ -71,6 +73,9 @@ def read_wav(path: Path | str) -> Clip:
             samples = pcm_to_float(raw, width, channels)
         except UserError as exc:
             raise UserError(f"{p}: {exc}") from None
+    if len(samples) == 0:
+        # An empty recording is a mistake to name, not silence to decode.
+        raise UserError(f"{p}: the WAV file holds no audio")
     up = resample(samples, rate, RATE)
     if rate < RATE:
         up = fold_band(up, rate / 2)
@@ -133,13 +138,19 @@ def _parse_riff(data: bytes) -> tuple[int, int, int, int, bytes]:
 
 
 def pcm_to_float(raw: bytes, width: int, channels: int) -> Samples:
-    """Decode interleaved little-endian PCM bytes to mono float32."""
+    """Decode interleaved little-endian PCM bytes to mono float32.
+
+    A trailing partial sample (a truncated file) is dropped, so what was
+    recorded up to the cut is still decoded.
+    """
+    if width in (1, 2, 3, 4):
+        raw = raw[: len(raw) - len(raw) % width]
     if width == 1:
         data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float32) - 128.0) / 128.0
     elif width == 2:
         data = np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
     elif width == 3:
-        b = np.frombuffer(raw[: len(raw) - len(raw) % 3], dtype=np.uint8).reshape(-1, 3)
+        b = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3)
         ints = (b[:, 0].astype(np.int32) | (b[:, 1].astype(np.int32) << 8)
                 | (b[:, 2].astype(np.int32) << 16))
         ints = np.where(ints >= 1 << 23, ints - (1 << 24), ints)

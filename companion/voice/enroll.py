@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import paths
-from companion.errors import UserError
+from companion.errors import UserError, os_reason
 from companion.voice import grammar
 from companion.voice.audio import RATE, Samples
 from companion.voice.grammar import Context
@@ -407,13 +407,20 @@ def profile_path(name: str) -> Path:
 
 def save_profile(profile: Profile, path: Path) -> None:
     """Write *profile* to *path* atomically (a temporary file renamed into
-    place), so a crash never leaves half a profile."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".voice-", suffix=".part", dir=path.parent)
+    place), so a crash never leaves half a profile. A place that cannot be
+    written is a UserError naming it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".voice-", suffix=".part", dir=path.parent)
+    except OSError as exc:
+        raise UserError(f"cannot save the voice profile in {path.parent}: {os_reason(exc)}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(profile.to_json(), f, separators=(",", ":"))
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise UserError(f"cannot save the voice profile as {path}: {os_reason(exc)}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -422,6 +429,8 @@ def save_profile(profile: Profile, path: Path) -> None:
 def load_profile(path: Path) -> Profile:
     """The profile in *path*; a missing, unreadable or corrupt file is a
     UserError naming it."""
+    if path.is_dir():
+        raise UserError(f"{path} is a folder, not a voice profile; move it out of the way")
     if not path.is_file():
         raise UserError(f"{path}: no such voice profile (run `companion enroll-voice`)")
     try:

@@ -107,6 +107,8 @@ def download(url: str, dest: Path, out: TextIO, timeout: float = 30.0) -> str:
     except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
         reason = getattr(exc, "reason", exc)
         raise UserError(f"cannot download {url}: {reason}") from None
+    except ValueError as exc:  # urllib's word for a malformed URL
+        raise UserError(f"cannot download {url!r}: not a URL ({exc})") from None
     if total is not None and done != total:
         raise UserError(f"download of {url} is truncated: got {done} of {total} bytes")
     return digest.hexdigest()

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from companion import paths
+from companion.errors import UserError
 from companion.voice import grammar
 from companion.voice.audio import RATE, Samples, noise_floor, pad_with_noise, to_pcm16
 from companion.voice.grammar import Context
@@ -651,7 +652,12 @@ class VoskRecogniser:
 
         vosk.SetLogLevel(-1)
         self._vosk = vosk
-        self._model = vosk.Model(str(model_dir))
+        try:
+            self._model = vosk.Model(str(model_dir))
+        except Exception as exc:  # Vosk raises a bare Exception for a broken model
+            raise UserError(f"the Vosk model in {model_dir} cannot be loaded ({exc}): reinstall it "
+                            "with `companion models install vosk-en --force`, or point "
+                            "COMPANION_VOSK_MODEL at a whole model folder") from None
         self._recognisers: dict[Context, Any] = {}
 
     def _recogniser(self, context: Context) -> Any:

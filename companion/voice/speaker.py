@@ -35,6 +35,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from companion.errors import UserError, os_reason
+
 #: How long one sentence may take to render before the engine is declared hung.
 RENDER_TIMEOUT_S = 10.0
 #: Volume steps for louder / quieter.
@@ -220,7 +222,11 @@ class Speaker:
         self._prefix = prefix
         self._speech_out = Path(speech_out) if speech_out else None
         if self._speech_out:
-            self._speech_out.mkdir(parents=True, exist_ok=True)
+            try:
+                self._speech_out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # before the worker starts: nothing to clean up
+                raise UserError(f"cannot write speech into the folder {self._speech_out}: "
+                                f"{os_reason(exc)}") from None
         self._synth = synthesiser or Synthesiser()
         self._player: Player | None = Player() if play else None
         self._tmp = Path(tempfile.mkdtemp(prefix="companion-speech-"))

@@ -102,6 +102,13 @@ def test_missing_file() -> None:
         load_layout(Path("/nonexistent/board.json"))
 
 
+def test_a_binary_file_is_named_not_a_traceback(tmp_path: Path) -> None:
+    photo = tmp_path / "board.json"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    with pytest.raises(LayoutError, match="board.json is not UTF-8 text"):
+        load_layout(photo)
+
+
 def test_not_json() -> None:
     check_error("{oops", "not valid JSON")
 

@@ -37,6 +37,14 @@ def test_video_source_in_two_processes_gives_the_same_verdicts_as_one(capsys: py
 def test_nonsense_is_refused_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bench", "referee", "--source", "video", "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
+    # Said before any game is rendered (these were tracebacks mid-render).
+    for args, needle in [(["--size", "10x"], "--size '10x': expected WIDTHxHEIGHT"),
+                         (["--fps", "0"], "--fps 0.0: must be between 1 and 60"),
+                         (["--turns", "-1"], "--turns must be 0"),
+                         (["--seed", "-1"], "--seed must be 0 or more")]:
+        assert cli.main(["bench", "referee", "--source", "video", "--games", "1", *args]) == 2
+        err = capsys.readouterr().err
+        assert needle in err and "Traceback" not in err
 
 
 def test_the_truth_source_weaves_in_only_the_messes_asked_for(capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,6 +30,40 @@ def test_play_rejects_bad_arguments_by_name(tmp_path: Path, capsys: pytest.Captu
     assert "unknown rule option" in capsys.readouterr().err
 
 
+def test_a_negative_camera_number_is_refused_before_opencv_sees_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # OpenCV's "any camera" index -1 ended the process with a segmentation fault.
+    assert main(["play", "--camera", "-1", "--db", str(tmp_path / "g.sqlite3"), "--no-listen"]) == 2
+    assert "--camera -1: camera numbers start at 0" in capsys.readouterr().err
+    assert not (tmp_path / "g.sqlite3").exists()
+
+
+def test_a_video_with_no_frames_or_cut_short_is_an_error_after_its_frames(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    from companion.live.frames import video_frames
+
+    fake = tmp_path / "notes.png"
+    fake.write_text("a text file with an image's name")
+    with pytest.raises(UserError, match="notes.png holds no frames"):
+        list(video_frames(fake))
+    whole = tmp_path / "whole.avi"
+    writer = cv2.VideoWriter(str(whole), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (64, 48))
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        writer.write(rng.integers(0, 255, (48, 64, 3), dtype=np.uint8))
+    writer.release()
+    assert len(list(video_frames(whole))) == 40
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    got = []
+    with pytest.raises(UserError, match=r"cut.avi ends after \d+ of its 40 frames .* truncated"):
+        for frame in video_frames(cut):
+            got.append(frame)
+    assert 5 < len(got) < 40  # the frames before the cut were delivered first
+
+
 class FakeCapture:
     """A camera that delivers *good* frames, then nothing."""
 

@@ -64,6 +64,37 @@ def test_bad_observation_line_is_named(tmp_path: Path, capsys: pytest.CaptureFix
     assert "bad.jsonl:2" in err and "1 to 6" in err
 
 
+def test_bad_observation_files_are_named_after_the_good_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = '["home", "home", "home", "home"]'
+    opening = f'{{"t": 0.5, "board": {{"red": {home}, "blue": {home}}}}}\n{{"t": 1.0, "pop": 4}}\n'
+    path = tmp_path / "bad.jsonl"
+    for line, needle in [
+        (b'{"t": 2.0, "pop": \xe9}\n', "bad.jsonl:3: not UTF-8 text"),
+        (b'{"t": NaN, "pop": 3}\n', 'bad.jsonl:3: an observation needs a time "t"'),
+        (b'{"t": 2.0, "board": {"purple": ["home"]}}\n', "bad.jsonl:3: \"board\" has unknown colour 'purple'"),
+    ]:
+        path.write_bytes(opening.encode() + line)
+        assert main(["replay", str(path), "--players", "red,blue"]) == 2
+        out, err = capsys.readouterr()
+        assert needle in err and "Traceback" not in err
+        assert events_of(out)[0]["event"] == "pop"  # the line before it was refereed
+    path.write_text("\n")
+    assert main(["replay", str(path)]) == 2  # was a silent exit 0
+    assert "bad.jsonl holds no observations" in capsys.readouterr().err
+
+
+def test_replay_refuses_what_play_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_game(tmp_path / "g.jsonl", scripted_game(1, ["red", "blue"]))
+    assert main(["replay", str(path), "--players", "red,blue", "--first", "green"]) == 2
+    out, err = capsys.readouterr()
+    assert "--first green: that colour is not among --players" in err and out == ""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    assert main(["replay", str(path), "--speech-out", str(a_file)]) == 2
+    assert "notes.txt is a file, not a folder" in capsys.readouterr().err
+
+
 def test_resume_needs_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write_game(tmp_path / "g.jsonl", scripted_game(1, ["red", "blue"]))
     assert main(["replay", str(path), "--resume"]) == 2

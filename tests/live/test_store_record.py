@@ -79,6 +79,22 @@ def test_garbage_file_is_reported_and_kept(tmp_path: Path) -> None:
     assert db.read_bytes() == junk
 
 
+def test_a_spoiled_row_is_named_not_a_traceback(tmp_path: Path) -> None:
+    # SQLite's quick_check passes a row whose JSON text was spoiled.
+    db = tmp_path / "g.sqlite3"
+    with GameStore(db) as store:
+        gid = store.new_game([["red"], ["blue"]], "camera 0")
+        store.record(gid, {"pop": 6}, [{"event": "pop", "value": 6, "text": "Red pops 6."}])
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE inputs SET input = '{not json'")
+    with GameStore(db) as store, pytest.raises(StoreCorrupt, match="input 0 of game 1 is not valid JSON"):
+        store.inputs(gid)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET players = '5'")
+    with GameStore(db) as store, pytest.raises(StoreCorrupt, match="players of game 1 are not lists"):
+        store.last_unfinished()
+
+
 def test_foreign_or_newer_database_is_refused(tmp_path: Path) -> None:
     foreign = tmp_path / "other.sqlite3"
     with sqlite3.connect(foreign) as conn:

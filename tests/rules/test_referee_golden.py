@@ -7,6 +7,7 @@ tests/golden/make_golden.py and then read by hand; they are the spec.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -67,3 +68,24 @@ def test_missing_file_is_one_clear_error(
     assert err.strip() == f"companion referee: error: no such file: {tmp_path / 'nope.jsonl'}"
     assert cli.main(["referee", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_a_line_that_is_not_utf8_is_one_error_event_and_the_game_goes_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = b'{"pop": 4}\n{"pop": \xff}\n{"pop": 5}\n'
+    source = tmp_path / "latin.jsonl"
+    source.write_bytes(lines)
+    assert cli.main(["referee", str(source)]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [e["event"] for e in out] == ["pop", "error", "pop"]
+    assert "UTF-8" in out[1]["text"]
+    # Standard input too, where a strict UTF-8 locale used to end in a traceback.
+    exe = Path(sys.executable).with_name("companion")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "companion"]
+    done = subprocess.run(
+        [*command, "referee"], input=lines, capture_output=True, timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert [json.loads(line)["event"] for line in done.stdout.splitlines()] == ["pop", "error", "pop"]

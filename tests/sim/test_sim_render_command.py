@@ -33,11 +33,15 @@ def test_render_writes_frame_and_truth(tmp_path: Path) -> None:
         ('{"red": ["track:99"]}', [], "track space 99"),
         ('{"red": ["home"]}', ["--size", "big"], "expected WIDTHxHEIGHT"),
         ('{"red": ["home"]}', ["--tilt", "80"], "--tilt 80.0: must be between"),
+        (b"\x89PNG\r\n\x1a\n\xff", [], "is not UTF-8 text"),
+        ('{"red": ["home"]}', ["--seed", "-1"], "--seed must be 0 or more"),
     ],
 )
-def test_render_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, args: list[str], needle: str) -> None:
+def test_render_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | bytes | None, args: list[str], needle: str) -> None:
     state = tmp_path / "s.json"
-    if content is not None:
+    if isinstance(content, bytes):
+        state.write_bytes(content)
+    elif content is not None:
         state.write_text(content)
     code = main(["render", "--state", str(state), "--die", "3", "--out", str(tmp_path / "f.png"), *args])
     assert code == 2

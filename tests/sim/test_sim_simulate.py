@@ -145,6 +145,13 @@ def test_simulate_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "mp4" in capsys.readouterr().err
     assert main(["simulate", "--out", str(tmp_path / "g.mp4"), "--players", "red,purple"]) == 2
     assert "--players" in capsys.readouterr().err
+    assert main(["simulate", "--out", str(tmp_path / "g.mp4"), "--seed", "-1"]) == 2
+    assert "--seed must be 0 or more" in capsys.readouterr().err  # was a numpy traceback
+    (tmp_path / "taken.avi").mkdir()
+    assert main(["simulate", "--out", str(tmp_path / "taken.avi")]) == 2
+    assert "taken.avi is a folder" in capsys.readouterr().err
+    assert main(["simulate", "--out", str(tmp_path / "no" / "g.avi")]) == 2
+    assert f"the folder {tmp_path / 'no'} does not exist" in capsys.readouterr().err
 
 
 def test_camera_nudge_and_light_change_show_in_the_frames() -> None:

@@ -13,6 +13,7 @@ from companion import cli
 from companion.layout import COLORS, load_layout
 from companion.sim import DieView, Scene, render
 from companion.vision.calibration import (
+    Calibration,
     CalibrationError,
     calibrate,
     load_calibration,
@@ -131,3 +132,36 @@ def test_calibrate_needs_exactly_one_source(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         cli.main(["calibrate"])
     assert "one of the arguments" in capsys.readouterr().err
+
+
+def test_read_names_an_overlay_folder_it_cannot_make(
+        frames: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    assert cli.main(["read", str(frames["blank"]), "--overlay", str(a_file)]) == 2
+    err = capsys.readouterr().err
+    assert "--overlay" in err and "notes.txt is a file, not a folder" in err
+
+
+def test_a_binary_calibration_is_corrupt_and_a_folder_is_never_set_aside(
+        frames: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    binary = tmp_path / "calibration.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert cli.main(["read", str(frames["blank"]), "--calibration", str(binary)]) == 2
+    assert f"calibration file {binary} is corrupt (not UTF-8" in capsys.readouterr().err
+    cal = Calibration(layout="classic", peg_chroma={c: (1.0, 0.0, 0.0) for c in COLORS},
+                      min_saturation=0.3, recess_value=0.3, frames=1, created="now")
+    assert save_calibration(cal, binary) == tmp_path / "calibration.json.corrupt"
+    folder = tmp_path / "calibrations"
+    folder.mkdir()
+    with pytest.raises(CalibrationError, match="calibrations: it is a folder"):
+        save_calibration(cal, folder)
+    assert folder.is_dir() and not (tmp_path / "calibrations.corrupt").exists()
+    with pytest.raises(CalibrationError, match="notes.txt is a file, not a folder"):
+        (tmp_path / "notes.txt").write_text("not a folder")
+        save_calibration(cal, tmp_path / "notes.txt" / "cal.json")
+
+
+def test_calibrate_refuses_a_negative_camera_number(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["calibrate", "--camera", "-1"]) == 2  # was a segmentation fault
+    assert "camera numbers start at 0" in capsys.readouterr().err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import struct
 from pathlib import Path
 
@@ -90,3 +91,33 @@ def test_band_folding_fills_only_the_empty_band() -> None:
     assert spec_b[half + 100:].mean() > 0.5 * spec_a[: half - 100].mean()
     assert spec_a[half + 100:].mean() < 0.05 * spec_a[: half - 100].mean()
 
+
+
+def test_a_cut_or_empty_wav_is_read_to_the_cut_or_named(tmp_path: Path) -> None:
+    # A copy cut in the middle of a 16-bit sample: what came before the cut
+    # is still the recording (it used to be a numpy traceback).
+    x = 0.5 * _sine(RATE, 440.0, 0.1)
+    payload = np.round(x * 32767).astype("<i2").tobytes()
+    cut = _write(tmp_path / "cut.wav", payload[:-1], RATE, 1, 16)
+    assert len(read_wav(cut).samples) == len(x) - 1
+    empty = _write(tmp_path / "empty.wav", b"", RATE, 1, 16)
+    with pytest.raises(UserError, match="empty.wav: the WAV file holds no audio"):
+        read_wav(empty)
+    (tmp_path / "folder.wav").mkdir()
+    with pytest.raises(UserError, match="folder.wav is a folder, not a WAV file"):
+        read_wav(tmp_path / "folder.wav")
+
+
+def test_listen_prints_the_good_files_around_a_cut_one(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    tone = np.round(0.3 * _sine(RATE, 440.0, 0.3) * 32767).astype("<i2").tobytes()
+    good = _write(tmp_path / "good.wav", tone, RATE, 1, 16)
+    cut = _write(tmp_path / "cut.wav", tone[:-1], RATE, 1, 16)
+    empty = _write(tmp_path / "empty.wav", b"", RATE, 1, 16)
+    code = main(["listen", "--recogniser", "pocketsphinx", "--wav", str(cut), str(empty), str(good)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert [json.loads(line)["file"] for line in out.splitlines()] == [str(cut), str(good)]
+    assert "empty.wav: the WAV file holds no audio" in err and "Traceback" not in err

@@ -167,6 +167,21 @@ def test_missing_and_corrupt_profiles_are_clear_errors(en_us_profile: enroll.Pro
         enroll.profile_path("../evil")
 
 
+def test_a_profile_that_cannot_be_written_is_a_clear_error(en_us_profile: enroll.Profile,
+                                                          tmp_path: Path) -> None:
+    blocker = tmp_path / "data-file"
+    blocker.write_text("a file where the data folder should be")
+    with pytest.raises(UserError, match="cannot save the voice profile in"):
+        enroll.save_profile(en_us_profile, blocker / "voices" / "anna.json")
+    folder = tmp_path / "voices" / "anna.json"
+    folder.mkdir(parents=True)
+    with pytest.raises(UserError, match="anna.json is a folder, not a voice profile"):
+        enroll.load_profile(folder)
+    with pytest.raises(UserError, match="cannot save the voice profile as .*anna.json"):
+        enroll.save_profile(en_us_profile, folder)
+    assert folder.is_dir() and not list(folder.parent.glob(".voice-*"))
+
+
 # ---- companion enroll-voice --------------------------------------------------
 
 def _wavs(speech: Synth, folder: Path, names: list[str]) -> list[str]:

@@ -115,6 +115,9 @@ def test_unreachable_server_and_unknown_model(tmp_path: Path) -> None:
                        out=io.StringIO())
     with pytest.raises(UserError, match="unknown model"):
         models.install("whisper", models_dir=tmp_path)
+    with pytest.raises(UserError, match="cannot download 'notaurl': not a URL"):  # was a traceback
+        models.install("vosk-en", url="notaurl", models_dir=tmp_path, out=io.StringIO())
+    assert list(tmp_path.iterdir()) == []  # nothing left behind
 
 
 def test_models_command_installs_from_the_environment_url_and_lists(

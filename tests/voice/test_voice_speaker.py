@@ -166,6 +166,20 @@ def test_say_command_writes_a_wav_and_rejects_bad_input(tmp_path: Path,
     assert "does not exist" in err and "empty" in err and "--volume" in err
 
 
+def test_speech_that_cannot_be_written_is_named(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+    from companion.errors import UserError
+
+    (tmp_path / "taken.wav").mkdir()
+    assert main(["say", "Hello", "--out", str(tmp_path / "taken.wav")]) == 2
+    assert "taken.wav is a folder, not a WAV file" in capsys.readouterr().err
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    with pytest.raises(UserError, match="notes.txt is a file, not a folder"):
+        Speaker(speech_out=a_file, play=False)
+
+
 def test_say_without_a_sound_card_prints_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
     from companion.cli import main
     from companion.voice.speaker import Player

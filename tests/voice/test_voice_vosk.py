@@ -93,3 +93,23 @@ def test_a_vosk_result_becomes_a_hypothesis_with_the_wake_words_length() -> None
     assert hyp.wake_s is not None and abs(hyp.wake_s - 0.45) < 1e-9
     assert hypothesis_from_vosk({"text": "stop", "result": [{"word": "stop", "conf": 1.0}]}, 50).wake_s is None
     assert hypothesis_from_vosk({"text": "[unk] undo"}, 50).text == ""
+
+
+def test_a_broken_model_folder_is_named_not_a_traceback(
+        fake_vosk: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from companion import paths
+    from companion.cli import main
+    from companion.errors import UserError
+
+    def broken(path: str) -> None:
+        raise Exception("Failed to create a model")  # what Vosk raises
+
+    fake_vosk.Model = broken
+    with pytest.raises(UserError, match=f"Vosk model in {tmp_path} cannot be loaded"):
+        recognisers.VoskRecogniser(tmp_path)
+    monkeypatch.setattr(paths, "MODELS_DIR", tmp_path / "models")
+    monkeypatch.setenv("COMPANION_VOSK_MODEL", str(tmp_path / "not-a-model"))
+    assert main(["listen", "--recogniser", "vosk", "--wav", str(tmp_path / "a.wav")]) == 2
+    err = capsys.readouterr().err
+    assert f"COMPANION_VOSK_MODEL={tmp_path / 'not-a-model'} is not a Vosk model folder" in err
