@@ -88,6 +88,11 @@ MISSED_PIPS = 6
 #: read over another hole, does) is judged only after ``TRANSIT_HOLD_S``.
 TRANSIT_HOLD_S = 3.0
 TRANSIT_PIPS = 12
+#: A catch-up's board that has stood this long is no longer taken back for a
+#: move of the player now to pop (their pop unseen): chosen on seeded truth
+#: games 100-299 with unread pops (false calls 36 -> 31 and 83 -> 76 at a
+#: tenth and three tenths unread; the same at 0-4 s, fewer gained at 6 s).
+CAUGHT_UP_OPEN_S = 4.0
 #: "I have lost track" is said at most once in this many seconds.
 LOST_SAID_QUIET_S = 120.0
 #: Referee events spoken ahead of routine ones.
@@ -199,6 +204,7 @@ class _CaughtUp:
     held: list[PopSettled | PopUnread]  # the pops held before it
     unread: _Unread | None
     fed: int  # referee inputs that changed the game since (undone to take it back)
+    t: float = 0.0  # when the catch-up was made
 
 
 @dataclass
@@ -771,7 +777,7 @@ class Loop:
         guessed = any(step.unread for step in way)
         # Open to a change of mind when values were guessed; _feed counts what
         # is fed from here on (the later pops released included).
-        self.caught_up = _CaughtUp(state, list(self.held_pops), unread, 0) if guessed else None
+        self.caught_up = _CaughtUp(state, list(self.held_pops), unread, 0, self.t) if guessed else None
         if guessed:
             self._open_doubt(state, pops)
         feed = self._feed
@@ -976,6 +982,15 @@ class Loop:
         held = values_of(caught.held)
         pops = ([None] if caught.unread is not None else []) + held
         if not self._legal_on(caught.state, whole) and only_way(caught.state, pops, whole) is None:
+            return False
+        if self.referee.phase == "pop" and self.t - caught.t >= CAUGHT_UP_OPEN_S and self._pops_explaining(whole):
+            # The catch-up's board has stood a while and this is also a move
+            # of the player now to pop, whose pop the camera missed: the
+            # catch-up needs no undoing (as for an inference). Seen in a
+            # seeded game: Blue's guessed 3 (14 -> 17, seen twice, Red's move
+            # after it) taken back for a 4 when Blue's next pop went unseen
+            # and Blue moved on to 18; Red's next move was then called out of
+            # turn. A board put right within moments is still taken back.
             return False
         self.caught_up = None
         for _ in range(caught.fed):

@@ -331,3 +331,49 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
             missed += verdict.missed_illegal
         assert false_calls <= cap, (unread, false_calls)
         assert missed <= missed_cap, (unread, missed)
+
+
+def _caught_up_blue_3() -> tuple[Loop, ListSpeaker, int]:
+    """Blue's pop unread, Red's 5 seen, then one board with both moves:
+    the catch-up takes Blue's pop for a 3 (10 -> 13) and it is Blue's turn."""
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder)
+    h3 = ["home"] * 3
+    pegs = {"red": ["track:3", *h3], "blue": ["track:10", *h3]}
+    loop.start([["red"], ["blue"]], {}, "blue", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    n = len(loop.events)
+    loop.handle(PopUnread(2.0))
+    loop.handle(PopSettled(3.0, 5))
+    loop.handle(BoardStable(4.0, {"red": ["track:8", *h3], "blue": ["track:13", *h3]}))
+    assert "That move means Blue popped a 3." in said(speaker)
+    assert loop.referee.phase == "pop" and loop.referee.player == "blue"
+    return loop, speaker, n
+
+
+def test_a_caught_up_board_that_stood_is_not_rewritten_by_the_next_move_on_an_unseen_pop() -> None:
+    # Blue's next pop goes unseen and Blue moves 13 -> 14 well after the
+    # catch-up: Blue's new move, not the guessed 3 "put right" into a 4 (a
+    # seeded game: that rewrite put the turns out and Red's next move was
+    # called out of turn).
+    loop, speaker, n = _caught_up_blue_3()
+    h3 = ["home"] * 3
+    loop.handle(BoardStable(10.0, {"red": ["track:8", *h3], "blue": ["track:14", *h3]}))
+    assert "That move means Blue popped a 4." not in said(speaker)
+    assert "I did not see Blue's pop. Blue, say the number you popped, or pop now." in said(speaker)
+    loop.handle(Spoken(11.0, "pop", {"value": 1}))
+    assert events_after(loop, n) == [("pop", 3), ("move", 3), ("turn", None), ("pop", 5), ("move", 5),
+                                     ("turn", None), ("pop", 1), ("move", 1), ("turn", None)]
+    assert "illegal" not in kinds(loop)
+
+
+def test_a_caught_up_board_put_right_at_once_is_still_taken_back() -> None:
+    # Moments after the catch-up the peg is put on 14: the guessed 3 was a
+    # miscount put right, and the catch-up is made again from before it.
+    loop, speaker, n = _caught_up_blue_3()
+    h3 = ["home"] * 3
+    loop.handle(BoardStable(5.5, {"red": ["track:8", *h3], "blue": ["track:14", *h3]}))
+    assert "That move means Blue popped a 4." in said(speaker)
+    moves = [(e["color"], e.get("value")) for _, e in loop.events[n:] if e["event"] == "move"]
+    assert moves[-2:] == [("blue", 4), ("red", 5)]
+    assert "illegal" not in kinds(loop)
