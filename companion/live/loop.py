@@ -88,10 +88,11 @@ MISSED_PIPS = 6
 #: read over another hole, does) is judged only after ``TRANSIT_HOLD_S``.
 TRANSIT_HOLD_S = 3.0
 TRANSIT_PIPS = 12
-#: A catch-up's board that has stood this long is no longer taken back for a
-#: move of the player now to pop (their pop unseen): chosen on seeded truth
-#: games 100-299 with unread pops (false calls 36 -> 31 and 83 -> 76 at a
-#: tenth and three tenths unread; the same at 0-4 s, fewer gained at 6 s).
+#: A catch-up's board, or a turn passed because no peg moved after an unread
+#: pop, that has stood this long is no longer taken back for a move of the
+#: player now to pop (their pop unseen). Chosen on seeded truth games 100-299
+#: with unread pops (false calls 36 -> 25 and 83 -> 70 at a tenth and three
+#: tenths unread; the same at 0-4 s, nothing gained from 5 s).
 CAUGHT_UP_OPEN_S = 4.0
 #: "I have lost track" is said at most once in this many seconds.
 LOST_SAID_QUIET_S = 120.0
@@ -192,6 +193,7 @@ class _Inferred:
     own_move: bool = False  # the inference's own move is still to be fed
     from_move: bool = False  # the value was taken from a move (not from no move)
     pops_allowed: int = 1  # pops that may be released before it stands
+    t: float = 0.0  # when it was made
 
 
 @dataclass
@@ -1230,7 +1232,7 @@ class Loop:
         state = self.referee.state
         assert state is not None
         self.unread = None
-        self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move)
+        self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move, t=self.t)
         self._open_doubt(state, [None, *values_of(self.held_pops)])
 
     def _take_back_inference(self, whole: boards.Board) -> bool:
@@ -1243,11 +1245,16 @@ class Loop:
         put_back = boards.same(whole, {c: sorted(p) for c, p in before.position().items()}, colours)
         if not put_back and not self._pops_explaining(whole, before):
             return False
-        if inferred.from_move and self.referee.phase == "pop" and self._pops_explaining(whole):
+        if ((inferred.from_move or self.t - inferred.t >= CAUGHT_UP_OPEN_S)
+                and self.referee.phase == "pop" and self._pops_explaining(whole)):
             # Also a move of the player now to pop, whose pop the camera
             # missed: that reading needs no undoing (and asks for the pop).
-            # (A turn passed because no peg moved is taken back first: the
-            # player was still moving while the next one popped.)
+            # A turn passed because no peg moved is taken back first while
+            # it is fresh (the player was still moving while the next one
+            # popped), not once it has stood ``CAUGHT_UP_OPEN_S``: a seeded
+            # game's Blue, whose lost pop, Red's lost 4 and 4 s of boards
+            # with no move were taken back as a 6 and an extra pop of 4 when
+            # Blue's next pop went unseen (then "moved 5, but the pop was 4").
             return False
         self.inferred = None
         for _ in range(inferred.fed):

@@ -377,3 +377,42 @@ def test_a_caught_up_board_put_right_at_once_is_still_taken_back() -> None:
     moves = [(e["color"], e.get("value")) for _, e in loop.events[n:] if e["event"] == "move"]
     assert moves[-2:] == [("blue", 4), ("red", 5)]
     assert "illegal" not in kinds(loop)
+
+
+def _lost_unread_then_blue_lost() -> tuple[Loop, ListSpeaker, int]:
+    """Red's pop unread and no peg moved; Blue pops a 4 it cannot use: the
+    loop took Red's pop as lost (at t=4) and it is Red's turn again."""
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder)
+    home = {"red": HOME4, "blue": HOME4}
+    loop.start([["red"], ["blue"]], {}, "red", home)
+    loop.handle(BoardStable(1.0, home))
+    n = len(loop.events)
+    loop.handle(PopUnread(2.0))
+    loop.handle(BoardStable(2.6, home))
+    loop.handle(PopSettled(4.0, 4))
+    loop.handle(BoardStable(4.6, home))
+    assert "No peg moved after Red's pop." in said(speaker)
+    assert loop.referee.phase == "pop" and loop.referee.player == "red"
+    return loop, speaker, n
+
+
+def test_a_lost_unread_pop_that_stood_is_not_rewritten_by_the_next_move_on_an_unseen_pop() -> None:
+    # Red's next pop (a 6) goes unseen and Red brings a peg out 4.5 s after
+    # Blue's 4: Red's new move, asked for, not Red's old pop retold as a 6
+    # with Blue's 4 as Red's extra pop (a seeded game: then "That peg moved
+    # 5 spaces, but the pop was 4").
+    loop, speaker, n = _lost_unread_then_blue_lost()
+    loop.handle(BoardStable(8.5, {"red": ["track:1", "home", "home", "home"], "blue": HOME4}))
+    assert "I did not see Red's pop. Red, say the number you popped, or pop now." in said(speaker)
+    loop.handle(Spoken(9.5, "pop", {"value": 6}))
+    assert events_after(loop, n) == [("skip", None), ("turn", None), ("pop", 4), ("no-move", 4), ("turn", None),
+                                     ("pop", 6), ("move", 6), ("extra-pop", None)]
+
+
+def test_a_lost_unread_pop_is_taken_back_when_the_move_comes_at_once() -> None:
+    # The peg comes out moments after Blue's pop: Red was still moving.
+    loop, speaker, n = _lost_unread_then_blue_lost()
+    loop.handle(BoardStable(5.5, {"red": ["track:1", "home", "home", "home"], "blue": HOME4}))
+    assert "That move means Red popped a 6." in said(speaker)
+    assert "illegal" not in kinds(loop)
