@@ -849,6 +849,16 @@ class Loop:
         unread = sum(isinstance(p, PopUnread) for p in self.held_pops) + (self.unread is not None)
         return len(self.held_pops) + (self.unread is not None) > MAX_POPS or unread > MAX_UNREAD
 
+    def _ways_reach(self, whole: boards.Board) -> bool:
+        """Some way of playing the pops held (the unread one first) reaches
+        *whole*, with the pops it leaves over fitting it, though not one way
+        only (or the catch-up would have played it)."""
+        state = self.referee.state
+        if state is None or not self.held_pops:
+            return False
+        pops = ([None] if self.unread is not None else []) + values_of(self.held_pops)
+        return some_history(state, pops, whole, unseen_last=False)
+
     def _too_unsure_to_call(self, whole: boards.Board) -> bool:
         """A board no move explains, but the game it is judged against rests
         on too much the camera did not see: the loop follows the board (lost
@@ -871,7 +881,10 @@ class Loop:
         * a history from before a guess about an unread pop explains the
           board (:meth:`_doubt_explains`: a pop given to the wrong player);
         * the board is the next player's move after a lost pop, with neither
-          pop seen (:meth:`_two_pops_unseen`).
+          pop seen (:meth:`_two_pops_unseen`);
+        * several ways of playing the pops held reach the board and leave
+          different games (:meth:`_ways_reach`: a seeded game's Blue, out on a
+          6 and two unread pops, "a peg out of Home goes onto Blue's Start").
         """
         return (
             (self.unseen_pop_board is not None and self.unread is not None)
@@ -883,6 +896,7 @@ class Loop:
             or self._adopted_gone(whole)
             or self._doubt_explains(whole)
             or self._two_pops_unseen(whole)
+            or self._ways_reach(whole)
         )
 
     def _two_pops_unseen(self, whole: boards.Board) -> bool:

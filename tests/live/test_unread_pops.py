@@ -416,3 +416,25 @@ def test_a_lost_unread_pop_is_taken_back_when_the_move_comes_at_once() -> None:
     loop.handle(BoardStable(5.5, {"red": ["track:1", "home", "home", "home"], "blue": HOME4}))
     assert "That move means Red popped a 6." in said(speaker)
     assert "illegal" not in kinds(loop)
+
+
+def test_a_board_several_histories_reach_is_followed_not_called() -> None:
+    # Blue pops a 6; then, the board unseen, Blue's extra pop (unread),
+    # Yellow's 4 and Red's 4 (both lost) and Blue's next pop (unread); then
+    # Blue's peg is seen on 10. Out and 1 and 1, every pop played; or out and
+    # 2, Blue's last pop still to move: two histories, two games. Neither
+    # is played, and the board is not called "a peg out of Home goes onto
+    # Blue's Start" (a seeded game): the loop follows it.
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder)
+    home = {"red": HOME4, "blue": HOME4, "yellow": HOME4}
+    loop.start([["red"], ["blue"], ["yellow"]], {}, "blue", home)
+    loop.handle(BoardStable(1.0, home))
+    loop.handle(PopSettled(2.0, 6))
+    loop.handle(PopUnread(6.0))
+    loop.handle(PopSettled(10.0, 4))
+    loop.handle(PopSettled(12.0, 4))
+    loop.handle(PopUnread(14.0))
+    loop.handle(BoardStable(16.0, {**home, "blue": ["track:10", "home", "home", "home"]}))
+    assert "illegal" not in kinds(loop)
+    assert "I have lost track of the moves. I will go by the board from here." in said(speaker)
