@@ -194,6 +194,7 @@ class _Inferred:
     from_move: bool = False  # the value was taken from a move (not from no move)
     pops_allowed: int = 1  # pops that may be released before it stands
     t: float = 0.0  # when it was made
+    said: int = 0  # how many announcements the loop had made by then
 
 
 @dataclass
@@ -207,6 +208,7 @@ class _CaughtUp:
     unread: _Unread | None
     fed: int  # referee inputs that changed the game since (undone to take it back)
     t: float = 0.0  # when the catch-up was made
+    said: int = 0  # how many announcements the loop had made by then
 
 
 @dataclass
@@ -283,6 +285,9 @@ class Loop:
         self.settings = settings or LoopSettings()
         self.score_sentence = score_sentence
         self.said: list[Announcement] = []
+        #: While a guess is taken back and the board judged again: what was
+        #: said since the guess, not to be said again word for word.
+        self._said_before: list[str] = []
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.stage = "idle"  # idle, opening, check, game, over
         self.paused = False
@@ -779,7 +784,7 @@ class Loop:
         guessed = any(step.unread for step in way)
         # Open to a change of mind when values were guessed; _feed counts what
         # is fed from here on (the later pops released included).
-        self.caught_up = _CaughtUp(state, list(self.held_pops), unread, 0, self.t) if guessed else None
+        self.caught_up = _CaughtUp(state, list(self.held_pops), unread, 0, self.t, len(self.said)) if guessed else None
         if guessed:
             self._open_doubt(state, pops)
         feed = self._feed
@@ -1017,7 +1022,7 @@ class Loop:
         self.unread = caught.unread
         self.before_move = None
         self.illegal_board = None
-        self._evaluate(whole)
+        self._judge_again(whole, caught.said)
         return True
 
     def _not_your_turn(self, whole: boards.Board) -> bool:
@@ -1246,7 +1251,8 @@ class Loop:
         state = self.referee.state
         assert state is not None
         self.unread = None
-        self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move, t=self.t)
+        self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move, t=self.t,
+                                  said=len(self.said))
         self._open_doubt(state, [None, *values_of(self.held_pops)])
 
     def _take_back_inference(self, whole: boards.Board) -> bool:
@@ -1280,8 +1286,21 @@ class Loop:
         self.unseen_pop_board = None
         self.before_move = None
         self.illegal_board = None
-        self._evaluate(whole)
+        self._judge_again(whole, inferred.said)
         return True
+
+    def _judge_again(self, whole: boards.Board, said_at: int) -> None:
+        """Judge *whole* afresh after a guess was taken back, without saying
+        again what was said since the guess and is said the same way now
+        (in the truth benchmark with unread pops, a take-back repeated about
+        four sentences each time: "Red's turn. Red popped 4. ..."). What the
+        new history changes is said; the players heard the rest."""
+        self._said_before = [a.text for a in self.said[said_at:] if a.event is not None
+                             or a.text.startswith(("That move means", "No peg moved after"))]
+        try:
+            self._evaluate(whole)
+        finally:
+            self._said_before = []
 
     def _ask_unread(self) -> None:
         """Ask for the unread pop's number, once per unread pop."""
@@ -1671,6 +1690,10 @@ class Loop:
     # -- speaking ------------------------------------------------------------
 
     def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None) -> None:
+        if text in self._said_before:
+            # Said already, before a guess was taken back (see _judge_again).
+            del self._said_before[: self._said_before.index(text) + 1]
+            return
         item = Announcement(self.t, text, urgent, event)
         self.said.append(item)
         self._unsaid.append(item)

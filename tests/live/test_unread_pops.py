@@ -377,6 +377,11 @@ def test_a_caught_up_board_put_right_at_once_is_still_taken_back() -> None:
     moves = [(e["color"], e.get("value")) for _, e in loop.events[n:] if e["event"] == "move"]
     assert moves[-2:] == [("blue", 4), ("red", 5)]
     assert "illegal" not in kinds(loop)
+    # What the new history changes is said; what it repeats is not said again.
+    lines = said(speaker)
+    assert lines[-2:] == ["That move means Blue popped a 4.", "Blue moves 4 from space 10 to space 14."]
+    assert lines.count("Red popped 5.") == 1
+    assert lines.count("Red moves 5 from space 3 to Blue's Start.") == 1
 
 
 def _lost_unread_then_blue_lost() -> tuple[Loop, ListSpeaker, int]:
