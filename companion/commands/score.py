@@ -29,6 +29,12 @@ def run(args: argparse.Namespace) -> int:
 
     if not 1 <= args.games <= 40:
         raise UserError(f"--games must be from 1 to 40, not {args.games}")
+    if args.sheet is not None and args.sheet.suffix.lower() != ".pdf":
+        raise UserError(f"--sheet {args.sheet}: the score sheet is a PDF; name it something.pdf")
+    if args.db is not None and not args.db.exists() and not args.new_match:
+        # Only reads the record: a mistyped --db must not make an empty one
+        # and report "no games" as if that were the score.
+        raise UserError(f"no game record at {args.db} (give the --db that `companion play` used)")
     with GameStore(args.db) as store:
         if args.new_match:
             store.new_match()

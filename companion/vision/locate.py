@@ -23,6 +23,7 @@ Why this shape:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -130,6 +131,8 @@ def parse_corners(text: str) -> np.ndarray:
         values = [float(p) for p in parts]
     except ValueError:
         raise ValueError(f"--corners holds something that is not a number: {text!r}") from None
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError(f"--corners holds a number that is not finite: {text!r}")
     corners = np.array(values).reshape(4, 2)
     # Clockwise in image coordinates (y down) means a positive shoelace area.
     x, y = corners[:, 0], corners[:, 1]

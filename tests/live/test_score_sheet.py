@@ -58,3 +58,16 @@ def test_score_on_a_corrupt_record_is_refused_by_name(tmp_path: Path, capsys: py
     assert main(["score", "--db", str(db)]) == 3
     err = capsys.readouterr().err
     assert str(db) in err and "left untouched" in err
+
+
+def test_score_with_a_mistyped_record_or_sheet_name_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A --db that does not exist is a typo, not an empty match: nothing is made.
+    typo = tmp_path / "gmaes.sqlite3"
+    assert main(["score", "--db", str(typo)]) == 2
+    assert "no game record at" in capsys.readouterr().err
+    assert not typo.exists()
+    db = tmp_path / "g.sqlite3"
+    _store_with_games(db)
+    assert main(["score", "--db", str(db), "--sheet", str(tmp_path / "sheet.txt")]) == 2
+    assert "is a PDF" in capsys.readouterr().err
+    assert not (tmp_path / "sheet.txt").exists()

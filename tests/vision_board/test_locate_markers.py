@@ -86,7 +86,7 @@ def test_manual_corners_give_the_board_plane(geometry: BoardGeometry) -> None:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [("1,2,3", "needs 8 numbers"), ("1,2,3,4,5,6,7,x", "not a number"),
-     ("0,0,0,100,100,100,100,0", "clockwise")],
+     ("0,0,0,100,100,100,100,0", "clockwise"), ("nan,0,inf,0,100,100,0,100", "not finite")],
 )
 def test_bad_corners_are_named(text: str, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):

@@ -92,6 +92,7 @@ def test_learned_pip_faces_are_a_second_opinion() -> None:
         ({"kind": "die-faces", "version": 1, "size": 32, "faces": {"7": [[0] * 32] * 32}}, "1..6"),
         ({"kind": "die-faces", "version": 1, "size": 32, "faces": {"1": [[300] * 32] * 32}}, "0..255"),
         ({"kind": "die-faces", "version": 1, "size": 32, "faces": {}}, "no faces"),
+        ({"kind": "die-faces", "version": 1, "size": 32, "faces": {"1": [[0] * 32] * 32}}, "face 2 is missing"),
     ],
 )
 def test_bad_learned_faces_are_refused_naming_the_problem(data: object, problem: str) -> None:

@@ -192,6 +192,8 @@ class FaceTemplates:
         for key, rows in faces.items():
             if not (isinstance(key, str) and key.isdigit()):
                 raise ValueError(f"die faces: bad face key {key!r}")
+            if int(key) not in range(1, 7):
+                raise ValueError(f"die faces: a die face is 1..6, not {key}")
             arr = np.asarray(rows)
             if arr.shape != (PATCH_PX, PATCH_PX) or not np.issubdtype(arr.dtype, np.integer):
                 raise ValueError(
@@ -200,6 +202,11 @@ class FaceTemplates:
             if arr.min() < 0 or arr.max() > 255:
                 raise ValueError(f"die faces: face {key} has values outside 0..255")
             patches[int(key)] = arr.astype(np.uint8)
+        missing = sorted(set(range(1, 7)) - set(patches))
+        if patches and missing:
+            # A die with a face never learned would have that face read as
+            # another (the nearest learned one) or never: refused, not guessed.
+            raise ValueError(f"die faces: all six faces are needed, face {missing[0]} is missing")
         return cls(patches)
 
 
