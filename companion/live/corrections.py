@@ -230,7 +230,37 @@ def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
     return None
 
 
+#: A number said this soon after the loop worked the same number out from a
+#: move is that pop confirmed, not the next pop (see :func:`_echo`).
+SPOKEN_ECHO_S = 4.0
+
+
+def _echo(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
+    """The pop the loop worked out from a move moments ago that *cmd* names
+    again, when no pop has been seen since: the player who moved is saying
+    the number the camera missed (a seeded game: "That move means Blue
+    popped a 5", then Blue's "five" was fed as Red's pop, and the turns went
+    one out). ``None`` when it is not such an echo."""
+    value = cmd.value.get("value")
+    if cmd.intent != "pop" or loop.referee.phase != "pop" or not loop.worked_out:
+        return None
+    index = loop.worked_out[-1]
+    at, event = loop.events[index]
+    if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:
+        return None
+    if (loop.pop_seen_at is not None and loop.pop_seen_at > at) or loop.echo_heard == index:
+        return None  # a pop since, or the number said again: it is a pop
+    loop.echo_heard = index
+    return event
+
+
 def _correct(loop: Loop, cmd: Spoken) -> None:
+    echo = _echo(loop, cmd)
+    if echo is not None:
+        yes = f"Yes: {str(echo.get('color', '')).capitalize()} popped {echo['value']}."
+        loop.say(yes)
+        _record(loop, cmd, yes)
+        return
     line = _line_for(loop, cmd)
     if line is None:
         loop.say("I did not understand that correction. Say it again, please.")

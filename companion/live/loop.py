@@ -352,6 +352,9 @@ class Loop:
         self.pending_confirm: Spoken | None = None
         self.last_contradiction: dict[str, Any] | None = None
         self.last_pop_seen: int | None = None  # the die's last settled value, as seen
+        self.pop_seen_at: float | None = None  # when the camera last saw a pop settle
+        #: The worked-out pop (index in ``events``) a spoken number already confirmed.
+        self.echo_heard: int | None = None
         # What one observation produced, written in one transaction and only
         # then spoken (see _flush): an observation is atomic in the record.
         self._unrecorded: list[RecordItem] = []
@@ -1521,6 +1524,7 @@ class Loop:
         self.cocked_said = False
         self.caught_up = None  # play has moved on: the catch-up stands
         self.last_pop_seen = obs.value if isinstance(obs, PopSettled) else None
+        self.pop_seen_at = obs.t
         if self.stage == "over":
             return
         if self.spoken_pop is not None:

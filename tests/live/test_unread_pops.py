@@ -443,3 +443,33 @@ def test_a_board_several_histories_reach_is_followed_not_called() -> None:
     loop.handle(BoardStable(16.0, {**home, "blue": ["track:10", "home", "home", "home"]}))
     assert "illegal" not in kinds(loop)
     assert "I have lost track of the moves. I will go by the board from here." in said(speaker)
+
+
+def test_the_number_said_after_a_pop_worked_out_from_the_move_confirms_it() -> None:
+    # Blue's pop is unread and its move tells the loop it was a 3; Blue then
+    # says "three" (the number the camera missed). That is Blue's pop
+    # confirmed, not Red's next pop (a seeded game: fed as Red's, the turns
+    # went one out and a later move was called out of turn). Said again, it
+    # is a pop.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red: lost; Blue's turn
+    loop.handle(PopUnread(9.0))
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    assert "That move means Blue popped a 3." in said(speaker)
+    n = len(loop.events)
+    loop.handle(Spoken(11.0, "pop", {"value": 3}))
+    assert "Yes: Blue popped 3." in said(speaker)
+    assert len(loop.events) == n and loop.referee.player == "red" and loop.referee.phase == "pop"
+    loop.handle(Spoken(12.0, "pop", {"value": 3}))
+    assert events_after(loop, n)[:2] == [("pop", 3), ("no-move", 3)]
+
+
+def test_another_number_said_after_a_worked_out_pop_is_the_next_pop() -> None:
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopUnread(9.0))
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    n = len(loop.events)
+    loop.handle(Spoken(11.0, "pop", {"value": 5}))  # Red's pop, the camera missed it
+    assert not any(t.startswith("Yes:") for t in said(speaker))
+    assert events_after(loop, n)[:2] == [("pop", 5), ("no-move", 5)]
