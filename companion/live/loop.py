@@ -1459,6 +1459,31 @@ class Loop:
                 return True
         return False
 
+    def _pop_before_was_missed(self, value: int) -> bool:
+        """A move made with no pop seen is waiting for its number (asked
+        for), and the pop now seen does not fit it, while exactly one other
+        value does: the mover's pop was missed and this pop is the next
+        player's (the table played on). The mover's pop is taken from the
+        move, said, and the move played; returns whether it was.
+
+        A seeded game: Red's pop unseen, Red moved 4 -> 6, then Blue popped
+        a 5, fed as Red's: "That peg moved 2 spaces, but the pop was 5"."""
+        board, state = self.unseen_pop_board, self.referee.state
+        if board is None or state is None or state.phase is not Phase.POP:
+            return False
+        if self._legal_on(rules_pop(state, value), board):
+            return False  # it fits: the mover's own pop, as asked
+        values = self._pops_explaining(board)
+        if len(values) != 1:
+            return False
+        self.unseen_pop_board = None
+        name = (self.referee.player or "").capitalize()
+        self._say(f"That move means {name} popped a {values[0]}.")
+        self.before_pop = state
+        self._feed({"pop": values[0]}, origin="loop", quiet=("pop",))
+        self._feed_board(board, {})
+        return True
+
     def _after_pop(self) -> None:
         """A pop has been fed: a move already on the board for it is judged now."""
         if self.unseen_pop_board is not None and self.last_board is not None:
@@ -1623,6 +1648,9 @@ class Loop:
                 if not self._unread_without_move():
                     break
                 continue
+            first = self.held_pops[0]
+            if isinstance(first, PopSettled) and self._pop_before_was_missed(first.value):
+                continue  # the mover's pop worked out from the move; this one is the next player's
             pop = self.held_pops.pop(0)
             self.before_move = None
             if self.inferred is not None:

@@ -473,3 +473,29 @@ def test_another_number_said_after_a_worked_out_pop_is_the_next_pop() -> None:
     loop.handle(Spoken(11.0, "pop", {"value": 5}))  # Red's pop, the camera missed it
     assert not any(t.startswith("Yes:") for t in said(speaker))
     assert events_after(loop, n)[:2] == [("pop", 5), ("no-move", 5)]
+
+
+def test_a_pop_that_does_not_fit_a_move_made_with_no_pop_seen_is_the_next_players() -> None:
+    # Blue's pop is never seen and Blue moves 10 -> 12 (asked for its pop);
+    # then a 5 settles: no 5 makes that move, a 2 does, so Blue's pop was
+    # missed and the 5 is Red's (a seeded game: "That peg moved 2 spaces, but
+    # the pop was 5").
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red: lost; Blue's turn
+    n = len(loop.events)
+    loop.handle(BoardStable(10.0, board(blue=["track:12", "home", "home", "home"])))
+    assert "I did not see Blue's pop. Blue, say the number you popped, or pop now." in said(speaker)
+    loop.handle(PopSettled(12.0, 5))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Blue popped a 2." in said(speaker)
+    assert events_after(loop, n) == [("pop", 2), ("move", 2), ("turn", None), ("pop", 5), ("no-move", 5),
+                                     ("turn", None)]
+
+
+def test_a_pop_that_fits_a_move_made_with_no_pop_seen_is_the_movers() -> None:
+    loop, _, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    n = len(loop.events)
+    loop.handle(BoardStable(10.0, board(blue=["track:12", "home", "home", "home"])))
+    loop.handle(PopSettled(12.0, 2))  # popped after moving, as asked
+    assert events_after(loop, n) == [("pop", 2), ("move", 2), ("turn", None)]
