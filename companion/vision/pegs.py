@@ -418,6 +418,10 @@ def classify(
     pegs_so_far: list[int] = []
     weak_pegs: list[int] = []
     agree = _all_agree(ev, model)
+    # Each hole's confidence should it hold a peg, for all holes at once
+    # (per hole, the two clips cost more than the rest of the loop).
+    peg_confs = (np.clip((best_cos - model.min_cosine) / (1 - model.min_cosine), 0, 1)
+                 * np.clip(ev.top_saturation / (2 * model.min_saturation), 0, 1))
     for i in order:
         # Which of this hole's base pixels do nearer pegs (already found) hide?
         covered = sil.base_px_in[i][:, pegs_so_far].any(axis=1) if pegs_so_far else None
@@ -440,8 +444,7 @@ def classify(
         lit = (_lit_peg(ev, int(i), model)
                if share < LIT_MAX_RECESS_SHARE and (covered is None or not covered.any()) else None)
         recess = share >= model.recess_share and not own_foot and lit is None
-        peg_conf = float(np.clip((best_cos[i] - model.min_cosine) / (1 - model.min_cosine), 0, 1)
-                         * np.clip(ev.top_saturation[i] / (2 * model.min_saturation), 0, 1))
+        peg_conf = float(peg_confs[i])
         if recess:
             states[i], conf[i], reason[i] = "empty", float(min(1.0, 0.5 + share)), "recess"
         elif looks_peg[i]:

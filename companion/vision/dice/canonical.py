@@ -96,8 +96,8 @@ def features(patches: FloatImage) -> FloatImage:
     minus its mean over its spread, so exposure, haze and contrast drop out
     (a small floor under the spread keeps a flat patch's noise from being
     blown up into a pattern)."""
-    flat = np.array(patches, np.float32, copy=True).reshape(len(patches), -1)
-    flat -= flat.mean(axis=1, keepdims=True)
+    rows = np.asarray(patches, np.float32).reshape(len(patches), -1)
+    flat = rows - rows.mean(axis=1, keepdims=True)  # a new array: *patches* is left as it was
     spread = np.sqrt(np.einsum("ij,ij->i", flat, flat) / flat.shape[1]) + 2.0
     flat /= spread[:, None]
     return flat

@@ -92,7 +92,7 @@ def scan_middle(gray: FloatImage, fraction: float, net: WindowScorer, span_radii
     unit = die * CANON_SPAN / CANON_PX  # crop px per patch px
     reach = int(math.ceil(SEARCH_ZONE * (side / span_radii) / unit))
     centre = (side - 1.0) / 2.0
-    scans = []
+    cut = []
     for angle in np.arange(0.0, 90.0, STEP_DEG):
         region = upright_region(gray, centre, centre, float(angle), die, reach)
         wins, whole = windows(region, COARSE_STRIDE, float(reach))
@@ -101,7 +101,13 @@ def scan_middle(gray: FloatImage, fraction: float, net: WindowScorer, span_radii
         xy = centre + unit * np.stack(
             [offsets[:, 0] * math.cos(a) - offsets[:, 1] * math.sin(a),
              offsets[:, 0] * math.sin(a) + offsets[:, 1] * math.cos(a)], axis=1)
-        scans.append(Scan(float(angle), xy, wins, net.probabilities(features(wins))))
+        cut.append((float(angle), xy, wins))
+    # Every angle's windows through the classifier at once: one call, not nine.
+    probs = net.probabilities(features(np.concatenate([wins for _, _, wins in cut])))
+    scans, start = [], 0
+    for angle, xy, wins in cut:
+        scans.append(Scan(angle, xy, wins, probs[start:start + len(wins)]))
+        start += len(wins)
     return scans
 
 
