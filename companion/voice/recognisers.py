@@ -26,6 +26,7 @@ import atexit
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -693,8 +694,17 @@ def hypothesis_from_vosk(result: dict[str, Any], frames: int) -> Hypothesis:
 
 
 def default_recogniser() -> Recogniser:
-    """Vosk when a model is installed, else PocketSphinx."""
+    """Vosk when a model is installed, else PocketSphinx.
+
+    A ``$COMPANION_VOSK_MODEL`` that is not a model folder is said once on
+    standard error before PocketSphinx is used: the user asked for Vosk, and
+    a silent fall-back would look like Vosk recognising badly.
+    """
     model = find_vosk_model()
     if model is not None:
         return VoskRecogniser(model)
+    env = os.environ.get("COMPANION_VOSK_MODEL")
+    if env:
+        print(f"companion: COMPANION_VOSK_MODEL={env} is not a Vosk model folder (no am/final.mdl or "
+              "conf/model.conf in it); using PocketSphinx", file=sys.stderr, flush=True)
     return PocketSphinxRecogniser()

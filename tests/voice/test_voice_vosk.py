@@ -113,3 +113,19 @@ def test_a_broken_model_folder_is_named_not_a_traceback(
     assert main(["listen", "--recogniser", "vosk", "--wav", str(tmp_path / "a.wav")]) == 2
     err = capsys.readouterr().err
     assert f"COMPANION_VOSK_MODEL={tmp_path / 'not-a-model'} is not a Vosk model folder" in err
+
+
+def test_default_recogniser_says_when_the_vosk_model_it_was_pointed_at_is_not_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion import paths
+
+    monkeypatch.setattr(paths, "MODELS_DIR", tmp_path / "models")
+    monkeypatch.setenv("COMPANION_VOSK_MODEL", str(tmp_path / "not-a-model"))
+    made: list[str] = []
+    monkeypatch.setattr(recognisers, "PocketSphinxRecogniser", lambda: made.append("pocketsphinx") or "ps")
+    assert recognisers.default_recogniser() == "ps"
+    assert made == ["pocketsphinx"]
+    assert "is not a Vosk model folder" in capsys.readouterr().err
+    monkeypatch.delenv("COMPANION_VOSK_MODEL")
+    recognisers.default_recogniser()
+    assert capsys.readouterr().err == ""  # nothing asked for, nothing said
