@@ -55,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
     options.check_first(args.first, players)
     # Check everything the user can get wrong before touching the record.
     stream = options.vision_stream(args.layout, args.calibration, reuse_saved=True)
+    voices = None
+    if not args.no_listen:
+        from companion.voice.enroll import load_user_matcher
+
+        voices = load_user_matcher()  # a corrupt voice profile is named now, not after the game began
     if args.video is not None:
         if args.video.is_dir():
             raise UserError(f"{args.video} is a folder, not a video file")
@@ -91,11 +96,10 @@ def run(args: argparse.Namespace) -> int:
 
             frames = with_first()
         if not args.no_listen:
-            from companion.voice.enroll import load_user_matcher
             from companion.voice.listener import Listener
 
             # enrolled voices (companion enroll-voice) check pop corrections
-            listener = VoiceCommands(Listener(voices=load_user_matcher()))
+            listener = VoiceCommands(Listener(voices=voices))
             listener.start_microphone()
         feed_frames(
             session.loop,

@@ -102,3 +102,16 @@ def test_a_camera_that_goes_away_is_waited_for_and_reopened() -> None:
         if len(got) >= 7:
             break
     assert got == ["Frame", "Frame", "Frame", "CameraLost", "CameraBack", "Frame", "Frame"]
+
+
+def test_a_corrupt_voice_profile_is_named_before_the_game_is_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    voices = tmp_path / "data" / "voices"
+    voices.mkdir(parents=True)
+    (voices / "ann.json").write_text("{not json")
+    db = tmp_path / "g.sqlite3"
+    assert main(["play", "--video", str(tmp_path / "none.avi"), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "corrupt voice profile" in err and "ann.json" in err and "Traceback" not in err
+    assert not db.exists()
