@@ -230,21 +230,26 @@ def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
     return None
 
 
-#: A number said this soon after the loop worked the same number out from a
-#: move is that pop confirmed, not the next pop (see :func:`_echo`).
+#: A number said this soon after the game took the same number as the last
+#: pop is that pop confirmed, not the next pop (see :func:`_echo`).
 SPOKEN_ECHO_S = 4.0
 
 
 def _echo(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
-    """The pop the loop worked out from a move moments ago that *cmd* names
-    again, when no pop has been seen since: the player who moved is saying
-    the number the camera missed (a seeded game: "That move means Blue
-    popped a 5", then Blue's "five" was fed as Red's pop, and the turns went
-    one out). ``None`` when it is not such an echo."""
+    """The last pop of the game, taken moments ago, that *cmd* names again
+    while the next pop is awaited and none has been seen since: the player
+    who moved is saying the number the camera missed, which the loop has
+    already worked out from the move or taken from the die (seeded games:
+    "That move means Blue popped a 5", then Blue's "five" fed as Red's pop;
+    getting back in step on a 1, then the mover's "one" fed as the next
+    player's: the turns went one out and a later move was called out of
+    turn). ``None`` when it is not such an echo."""
     value = cmd.value.get("value")
-    if cmd.intent != "pop" or loop.referee.phase != "pop" or not loop.worked_out:
+    if cmd.intent != "pop" or loop.referee.phase != "pop":
         return None
-    index = loop.worked_out[-1]
+    index = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
+    if index is None:
+        return None
     at, event = loop.events[index]
     if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:
         return None

@@ -499,3 +499,14 @@ def test_a_pop_that_fits_a_move_made_with_no_pop_seen_is_the_movers() -> None:
     loop.handle(BoardStable(10.0, board(blue=["track:12", "home", "home", "home"])))
     loop.handle(PopSettled(12.0, 2))  # popped after moving, as asked
     assert events_after(loop, n) == [("pop", 2), ("move", 2), ("turn", None)]
+
+
+def test_the_number_said_just_after_the_die_was_read_and_the_move_made_confirms_it() -> None:
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red: lost; Blue's turn
+    loop.handle(PopSettled(9.0, 3))
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    n = len(loop.events)
+    loop.handle(Spoken(11.0, "pop", {"value": 3}))  # Blue, saying what it popped
+    assert "Yes: Blue popped 3." in said(speaker)
+    assert len(loop.events) == n and loop.referee.player == "red"
