@@ -245,8 +245,8 @@ def _echo(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
     player's: the turns went one out and a later move was called out of
     turn). ``None`` when it is not such an echo."""
     value = cmd.value.get("value")
-    if cmd.intent != "pop" or loop.referee.phase != "pop":
-        return None
+    if cmd.intent != "pop" or loop.referee.phase != "pop" or loop.unread is not None:
+        return None  # (a pop seen but not read is waiting for this very number)
     index = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
     if index is None:
         return None

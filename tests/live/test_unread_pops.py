@@ -510,3 +510,20 @@ def test_the_number_said_just_after_the_die_was_read_and_the_move_made_confirms_
     loop.handle(Spoken(11.0, "pop", {"value": 3}))  # Blue, saying what it popped
     assert "Yes: Blue popped 3." in said(speaker)
     assert len(loop.events) == n and loop.referee.player == "red"
+
+
+
+def test_the_number_for_a_pop_seen_but_not_read_is_that_pop_not_an_echo() -> None:
+    # Blue's pop and its extra pop both unread; the move shows the first was
+    # a 6, the second still waits for its number. Blue's "six" names that
+    # second pop, though the game took a 6 for Blue moments ago.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopUnread(9.0))
+    loop.handle(PopUnread(9.6))
+    loop.handle(BoardStable(10.0, board(blue=["track:16", "home", "home", "home"])))
+    assert "That move means Blue popped a 6." in said(speaker) and loop.unread is not None
+    n = len(loop.events)
+    loop.handle(Spoken(11.0, "pop", {"value": 6}))
+    assert not any(t.startswith("Yes:") for t in said(speaker))
+    assert events_after(loop, n) == [("pop", 6)]
