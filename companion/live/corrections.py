@@ -120,14 +120,7 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
             abandon = getattr(loop.recorder, "abandon", None)
             if callable(abandon):
                 abandon()
-        players = loop.players
-        loop.held_pops.clear()
-        loop.unread = None
-        loop.inferred = None
-        loop.illegal_board = None
-        loop.before_move = None
-        loop.places = []
-        loop.start(players, loop.rules, loop.first, loop.opening_pegs)
+        loop.start(loop.players, loop.rules, loop.first, loop.opening_pegs)  # forgets the game before
     elif pending.intent in _CHANGING:
         _apply(loop, pending, "Done.")
 

@@ -389,14 +389,49 @@ class Loop:
         self.first = first
         self.opening_pegs = dict(pegs) if pegs else None
         self.referee = RefereeView(self._factory())
-        self.unread = None
-        self.inferred = None
-        self.doubts = []
-        self.transit = None
-        self.adopted = set()
+        self._forget_game()
         self.stage = "opening"
         self._say("Put every peg in its Home. I am looking for the board.")
         self._flush()
+
+    def _forget_game(self) -> None:
+        """Drop everything the loop knew about the game in play: a new game
+        (said by voice after the last one, in the same run) must not inherit
+        a guess, held pops, a lost track or a call of the one before (an
+        evening of seeded games: a track lost at the end of one game made the
+        next one relocate pegs from its first board, and call a move). What
+        belongs to the camera and the run (what the die reader manages, the
+        events and sentences so far) stays."""
+        self.last_board = None
+        self.board_agreed_at = None
+        self.board_stale = False
+        self.illegal_board = None
+        self.unseen_pop_board = None
+        self.transit = None
+        self.adopted = set()
+        self.spoken_pop = None
+        self.check_said = None
+        self.held_pops = []
+        self.unread = None
+        self.inferred = None
+        self.lost = None
+        self.lost_pops = 0
+        self.lost_at = (0.0, 0, None)
+        self.before_move = None
+        self.before_pop = None
+        self.caught_up = None
+        self.doubts = []
+        self.lost_said = False
+        self.turn_guessed = False
+        self.cocked_said = False
+        self.places = []
+        self.last_contradiction = None
+        self.last_pop_seen = None
+        self.pop_seen_at = None
+        self.echo_heard = None
+        self._said_before = []
+        self._finished_places = None
+        self.timers = _Timers()
 
     def resume(self, players: list[list[str]], inputs: list[dict[str, Any]]) -> None:
         """Continue a recorded game: replay its inputs silently, then check the board."""

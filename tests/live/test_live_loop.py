@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.live.loop import Loop
 from companion.live.observations import (
     BoardStable,
@@ -366,3 +368,36 @@ def test_a_move_no_pop_could_explain_is_still_illegal() -> None:
     # pops the camera missed, a 6 and a 3, see test_resync.)
     loop.handle(BoardStable(10.0, board(blue=["track:13", "track:8", "home", "home"])))
     assert kinds(loop)[-1] == "illegal"
+
+
+@pytest.mark.parametrize("first_seed", [39, 58])
+def test_a_new_game_said_in_the_same_run_inherits_nothing_from_the_one_before(first_seed: int) -> None:
+    # An evening: one seeded game (many pops unread: the loop lost track in
+    # it), then "new game" and "yes", then another. The second must be
+    # refereed exactly as in a fresh run (before, a track lost at the end of
+    # the first made the second relocate pegs from its first board).
+    import dataclasses
+
+    from companion.live.judge import SilentSpeaker, judge
+    from companion.live.scripted import MESSY_KINDS, scripted_game
+
+    first = scripted_game(first_seed, ["red", "blue"], messy=0.25, unread=0.3, kinds=MESSY_KINDS)
+    second = scripted_game(first_seed + 1000, ["red", "blue"], messy=0.25, unread=0.3, kinds=MESSY_KINDS)
+    fresh = Loop(Referee, SilentSpeaker())
+    fresh.start(second.players)
+    for obs in second.observations:
+        fresh.handle(obs)
+    evening = Loop(Referee, SilentSpeaker())
+    evening.start(first.players)
+    for obs in first.observations:
+        evening.handle(obs)
+    end = first.observations[-1].t + 5.0
+    evening.handle(Spoken(end, "new-game", {}))
+    evening.handle(Spoken(end + 1.0, "yes", {}))
+    n, dt = len(evening.events), end + 3.0
+    for obs in second.observations:
+        evening.handle(dataclasses.replace(obs, t=obs.t + dt))
+    assert [e for _, e in evening.events[n:]] == [e for _, e in fresh.events]
+    expected = judge(second.truth, fresh.events, illegal_at=second.illegal_at)
+    got = judge(second.truth, [(t - dt, e) for t, e in evening.events[n:]], illegal_at=second.illegal_at)
+    assert (got.false_illegal, got.missed_illegal) == (expected.false_illegal, expected.missed_illegal)
