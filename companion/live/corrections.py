@@ -53,13 +53,17 @@ def handle_spoken(loop: Loop, cmd: Spoken) -> None:
         return
     if intent == "pause":
         loop.paused = True
+        loop.missed_while_paused = False
         loop.say("Paused. Say resume to carry on.")
         return
     if intent == "resume":
         if loop.paused:
             loop.paused = False
             loop.say("Carrying on.")
-            if loop.stage == "game":
+            if loop.stage == "game" and loop.missed_while_paused:
+                # Something was played while the camera was ignored: check
+                # the board. (After a pause in which nothing moved, checking
+                # held up the moves that followed in seeded games.)
                 loop.stage = "check"
                 loop.check_said = None
         return

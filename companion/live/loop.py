@@ -291,6 +291,8 @@ class Loop:
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.stage = "idle"  # idle, opening, check, game, over
         self.paused = False
+        #: A board or a pop came while paused (ignored): the board is checked on resume.
+        self.missed_while_paused = False
         self.players: list[list[str]] | None = None
         self.rules: dict[str, Any] = {}
         self.first: str | None = None
@@ -500,7 +502,8 @@ class Loop:
 
             handle_spoken(self, obs)
         elif self.paused:
-            pass
+            if isinstance(obs, (BoardStable, PopSettled, PopUnread, PopReadLate)):
+                self.missed_while_paused = True  # resume must check the board
         elif isinstance(obs, BoardStable):
             self._on_board(obs)
         elif isinstance(obs, (PopSettled, PopUnread)):
@@ -684,6 +687,12 @@ class Loop:
             if (not miss or self._explained(seen, expected, miss)) and self._legal_on(self.referee.state, whole):
                 self.stage = "game"
                 self._feed_board(whole, miss)
+                return
+            if not miss and self.unread is None and self._catch_up(whole):
+                # Several moves, made with the pops seen since (a pause of a
+                # moment, then play went on: the check described them as
+                # differences and waited for ever, in seeded games).
+                self.stage = "game"
                 return
             if self.check_said != whole:
                 self.check_said = whole

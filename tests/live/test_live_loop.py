@@ -401,3 +401,38 @@ def test_a_new_game_said_in_the_same_run_inherits_nothing_from_the_one_before(fi
     expected = judge(second.truth, fresh.events, illegal_at=second.illegal_at)
     got = judge(second.truth, [(t - dt, e) for t, e in evening.events[n:]], illegal_at=second.illegal_at)
     assert (got.false_illegal, got.missed_illegal) == (expected.false_illegal, expected.missed_illegal)
+
+
+@pytest.mark.parametrize("seed", [6, 17, 18, 19])
+def test_a_pause_in_which_nothing_moved_changes_nothing(seed: int) -> None:
+    # "Referee, pause" and "resume" in a quiet moment of a seeded game: the
+    # game is refereed event for event as without them (before, the board
+    # was checked after every resume, and the moves that followed were taken
+    # for differences to put right, or a read pop "corrected").
+    from companion.live.judge import SilentSpeaker
+    from companion.live.scripted import MESSY_KINDS, scripted_game
+
+    game = scripted_game(seed, ["red", "blue", "yellow", "green"][: 2 + seed % 3], messy=0.25, kinds=MESSY_KINDS)
+    plain = Loop(Referee, SilentSpeaker())
+    plain.start(game.players)
+    paused = Loop(Referee, SilentSpeaker())
+    paused.start(game.players)
+    obs = game.observations
+    k = len(obs) // 2
+    while obs[k + 1].t - obs[k].t < 1.5:
+        k += 1
+    for i, o in enumerate(obs):
+        plain.handle(o)
+        paused.handle(o)
+        if i == k:
+            paused.handle(Spoken(o.t + 0.4, "pause", {}))
+            paused.handle(Spoken(o.t + 0.8, "resume", {}))
+    assert [e for _, e in paused.events] == [e for _, e in plain.events]
+
+
+def test_a_resume_after_play_went_on_while_paused_checks_the_board() -> None:
+    loop, speaker, _ = started()
+    loop.handle(Spoken(8.0, "pause", {}))
+    loop.handle(PopSettled(9.0, 4))  # ignored while paused
+    loop.handle(Spoken(10.0, "resume", {}))
+    assert loop.stage == "check"
