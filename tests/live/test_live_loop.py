@@ -436,3 +436,26 @@ def test_a_resume_after_play_went_on_while_paused_checks_the_board() -> None:
     loop.handle(PopSettled(9.0, 4))  # ignored while paused
     loop.handle(Spoken(10.0, "resume", {}))
     assert loop.stage == "check"
+
+
+@pytest.mark.parametrize("intent", ["whose-turn", "repeat", "status", "score", "help", "louder", "quieter"])
+def test_questions_asked_during_a_game_change_nothing(intent: str) -> None:
+    # A family asks things all evening: a question at three quiet moments of
+    # a seeded game (a tenth of its pops unread) leaves every event as it was.
+    from companion.live.judge import SilentSpeaker
+    from companion.live.scripted import MESSY_KINDS, scripted_game
+
+    game = scripted_game(3, ["red", "blue"], messy=0.25, unread=0.1, kinds=MESSY_KINDS)
+    plain = Loop(Referee, SilentSpeaker())
+    plain.start(game.players)
+    asked = Loop(Referee, SilentSpeaker())
+    asked.start(game.players)
+    obs = game.observations
+    moments = {int(len(obs) * f) for f in (0.25, 0.5, 0.75)}
+    for i, o in enumerate(obs):
+        plain.handle(o)
+        asked.handle(o)
+        if i in moments:
+            asked.handle(Spoken(o.t + 0.01, intent, {}))
+    assert [e for _, e in asked.events] == [e for _, e in plain.events]
+    assert len(asked.said) > len(plain.said) or intent in ("louder", "quieter")
