@@ -285,9 +285,6 @@ class Loop:
         self.settings = settings or LoopSettings()
         self.score_sentence = score_sentence
         self.said: list[Announcement] = []
-        #: While a guess is taken back and the board judged again: what was
-        #: said since the guess, not to be said again word for word.
-        self._said_before: list[str] = []
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.stage = "idle"  # idle, opening, check, game, over
         self.paused = False
@@ -298,70 +295,30 @@ class Loop:
         self.first: str | None = None
         self.opening_pegs: dict[str, list[str]] | None = None
         self.t = 0.0
-        self.last_board: boards.Board | None = None  # last stable board seen (normalised)
+        self._forget_game()  # what the loop knows of the game in play (see there)
         self.board_seen_at: float | None = None  # when a stable board was last reported
-        #: When a board last agreed with the game (after the loop acted on it).
-        self.board_agreed_at: float | None = None
-        self.board_stale = False  # the last board must change before it is fed again
-        self.illegal_board: boards.Board | None = None  # a wrong board already announced
-        self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
-        #: A board that shows the mover's peg far from any count, and since
-        #: when: judged only if it stays (see :meth:`_in_transit`).
-        self.transit: tuple[boards.Board, float] | None = None
-        #: Pegs the loop placed where a board showed them when it got back in
-        #: step (``_follow``), not where a move it saw took them.
-        self.adopted: set[tuple[str, str]] = set()
-        self.spoken_pop: tuple[int, float] | None = None  # a pop given by voice, not yet seen
-        self.check_said: boards.Board | None = None  # a mismatch already described
-        self.held_pops: list[PopSettled | PopUnread] = []
-        self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
-        self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
-        #: Lost track of the game: the last board seen, from which the next
-        #: plain move (with a pop seen since) puts the loop back in step.
-        self.lost: boards.Board | None = None
-        self.lost_pops = 0  # pops seen since that board
-        #: When track was lost, the pops then held, and the game then.
-        self.lost_at: tuple[float, int, State | None] = (0.0, 0, None)
         #: Indices in :attr:`events` of pops the loop worked out itself (the
         #: camera could not read them): announced with the move, not the settle.
         self.worked_out: list[int] = []
         #: Unread pops settled by passing the turn (no peg moved; value unknown).
         self.unread_passed = 0
-        self.before_move: State | None = None  # the referee before the last move
-        self.before_pop: State | None = None  # the referee before the last pop the camera read
-        self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
-        #: Games reached by guessing unread pops, still searchable (see _Doubt).
-        self.doubts: list[_Doubt] = []
         #: Whether the camera read each of the last few pops it saw (False:
         #: seen but not read); see :meth:`_die_blind`.
         self.pops_read: deque[bool] = deque(maxlen=DIE_BLIND_OF)
         #: When "I have lost track" was last said (it is not repeated within
         #: ``LOST_SAID_QUIET_S``).
         self.lost_said_at: float | None = None
-        self.lost_said = False  # ... and said for the present loss ("Back in step" then too)
-        #: The turn passed on a guess (an unread pop no peg used) and no move
-        #: on a pop the camera read has been seen since.
-        self.turn_guessed = False
         #: "I cannot read the die from here" said; again only after the camera
         #: has read most pops for a while (see :meth:`_die_blind`).
         self.die_blind_said = False
-        self.cocked_said = False
         #: "I cannot read every hole" said; said again only after a board is read whole.
         self.unclear_said = False
         self.camera_lost = False
-        self.timers = _Timers()
-        self.places: list[str] = []
         self.pending_confirm: Spoken | None = None
-        self.last_contradiction: dict[str, Any] | None = None
-        self.last_pop_seen: int | None = None  # the die's last settled value, as seen
-        self.pop_seen_at: float | None = None  # when the camera last saw a pop settle
-        #: The worked-out pop (index in ``events``) a spoken number already confirmed.
-        self.echo_heard: int | None = None
         # What one observation produced, written in one transaction and only
         # then spoken (see _flush): an observation is atomic in the record.
         self._unrecorded: list[RecordItem] = []
         self._unsaid: list[Announcement] = []
-        self._finished_places: list[str] | None = None
         # Fast-forward (a resumed replay): observations up to _ff_until are
         # re-run silently and must reproduce the recorded inputs exactly.
         self._ff_until: float | None = None
@@ -404,36 +361,50 @@ class Loop:
         next one relocate pegs from its first board, and call a move). What
         belongs to the camera and the run (what the die reader manages, the
         events and sentences so far) stays."""
-        self.last_board = None
-        self.board_agreed_at = None
-        self.board_stale = False
-        self.illegal_board = None
-        self.unseen_pop_board = None
-        self.transit = None
-        self.adopted = set()
-        self.spoken_pop = None
-        self.check_said = None
-        self.held_pops = []
-        self.unread = None
-        self.inferred = None
-        self.lost = None
-        self.lost_pops = 0
-        self.lost_at = (0.0, 0, None)
-        self.before_move = None
-        self.before_pop = None
-        self.caught_up = None
-        self.doubts = []
-        self.lost_said = False
+        #: While a guess is taken back and the board judged again: what was
+        #: said since the guess, not to be said again word for word.
+        self._said_before: list[str] = []
+        self.last_board: boards.Board | None = None  # last stable board seen (normalised)
+        #: When a board last agreed with the game (after the loop acted on it).
+        self.board_agreed_at: float | None = None
+        self.board_stale = False  # the last board must change before it is fed again
+        self.illegal_board: boards.Board | None = None  # a wrong board already announced
+        self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
+        #: A board that shows the mover's peg far from any count, and since
+        #: when: judged only if it stays (see :meth:`_in_transit`).
+        self.transit: tuple[boards.Board, float] | None = None
+        #: Pegs the loop placed where a board showed them when it got back in
+        #: step (``_follow``), not where a move it saw took them.
+        self.adopted: set[tuple[str, str]] = set()
+        self.spoken_pop: tuple[int, float] | None = None  # a pop given by voice, not yet seen
+        self.check_said: boards.Board | None = None  # a mismatch already described
+        self.held_pops: list[PopSettled | PopUnread] = []
+        self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
+        self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
+        #: Lost track of the game: the last board seen, from which the next
+        #: plain move (with a pop seen since) puts the loop back in step.
+        self.lost: boards.Board | None = None
+        self.lost_pops = 0  # pops seen since that board
+        #: When track was lost, the pops then held, and the game then.
+        self.lost_at: tuple[float, int, State | None] = (0.0, 0, None)
+        self.before_move: State | None = None  # the referee before the last move
+        self.before_pop: State | None = None  # the referee before the last pop the camera read
+        self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
+        #: Games reached by guessing unread pops, still searchable (see _Doubt).
+        self.doubts: list[_Doubt] = []
+        self.lost_said = False  # "I have lost track" said for the present loss ("Back in step" then too)
+        #: The turn passed on a guess (an unread pop no peg used) and no move
+        #: on a pop the camera read has been seen since.
         self.turn_guessed = False
         self.cocked_said = False
-        self.places = []
-        self.last_contradiction = None
-        self.last_pop_seen = None
-        self.pop_seen_at = None
-        self.echo_heard = None
-        self._said_before = []
-        self._finished_places = None
         self.timers = _Timers()
+        self.places: list[str] = []
+        self.last_contradiction: dict[str, Any] | None = None
+        self.last_pop_seen: int | None = None  # the die's last settled value, as seen
+        self.pop_seen_at: float | None = None  # when the camera last saw a pop settle
+        #: The worked-out pop (index in ``events``) a spoken number already confirmed.
+        self.echo_heard: int | None = None
+        self._finished_places: list[str] | None = None
 
     def resume(self, players: list[list[str]], inputs: list[dict[str, Any]]) -> None:
         """Continue a recorded game: replay its inputs silently, then check the board."""
