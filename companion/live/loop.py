@@ -378,6 +378,7 @@ class Loop:
         self.adopted: set[tuple[str, str]] = set()
         self.spoken_pop: tuple[int, float] | None = None  # a pop given by voice, not yet seen
         self.check_said: boards.Board | None = None  # a mismatch already described
+        self.held_pops_since_check = False  # a pop seen since it was described
         self.held_pops: list[PopSettled | PopUnread] = []
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
         self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
@@ -665,8 +666,20 @@ class Loop:
                 # differences and waited for ever, in seeded games).
                 self.stage = "game"
                 return
+            if not miss and self.unread is not None and self._move_after_unread(whole):
+                self.stage = "game"  # the move on the pop the camera saw but could not read
+                return
+            if self.check_said is not None and self.check_said != whole and self.held_pops_since_check:
+                # Described, and the table played on (pops since) instead of
+                # putting it right: follow the board, as after an ignored
+                # call, never describe every later board (a seeded game after
+                # a reconnect on an unread pop: 140 s of differences).
+                self.stage = "game"
+                self._lose_track(self.check_said, whole)
+                return
             if self.check_said != whole:
                 self.check_said = whole
+                self.held_pops_since_check = False
                 self._say(" ".join(boards.differences(seen, expected)[:3]), urgent=True)
             return
         if miss and not self._explained(seen, expected, miss):
@@ -1574,6 +1587,7 @@ class Loop:
             if same and obs.t - t <= self.settings.spoken_pop_s:
                 return  # the camera catching up with a pop the players already said
         self.pops_read.append(isinstance(obs, PopSettled))
+        self.held_pops_since_check = True
         if not self._die_blind():
             self.die_blind_said = False
         self.held_pops.append(obs)

@@ -459,3 +459,36 @@ def test_questions_asked_during_a_game_change_nothing(intent: str) -> None:
             asked.handle(Spoken(o.t + 0.01, intent, {}))
     assert [e for _, e in asked.events] == [e for _, e in plain.events]
     assert len(asked.said) > len(plain.said) or intent in ("louder", "quieter")
+
+
+def test_a_reconnect_just_after_an_unread_pop_takes_the_move_from_the_board() -> None:
+    # The camera drops out as Blue's pop settles unread and comes back before
+    # Blue moves: the move tells the pop, as it would without the reconnect
+    # (before, the check described the move as a difference, and every board
+    # after it for the rest of the game).
+    from companion.live.observations import PopUnread
+
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red: lost; Blue's turn
+    loop.handle(PopUnread(9.0))
+    loop.handle(CameraLost(9.3))
+    loop.handle(CameraBack(9.9))
+    assert loop.stage == "check"
+    loop.handle(BoardStable(11.0, board(blue=["track:13", "home", "home", "home"])))
+    assert "That move means Blue popped a 3." in said(speaker)
+    assert loop.stage == "game" and loop.referee.player == "red"
+
+
+def test_the_table_playing_on_after_a_reconnect_check_is_followed_not_described_for_ever() -> None:
+    loop, speaker, _ = started()
+    loop.handle(CameraLost(8.0))
+    loop.handle(CameraBack(9.0))
+    # Played while the camera was gone: Red out on a 6 and Blue on by 3, no pop seen.
+    loop.handle(BoardStable(10.0, board(red=["track:1", "home", "home", "home"],
+                                        blue=["track:13", "home", "home", "home"])))
+    assert loop.stage == "check" and any(t.startswith("I see a red peg") for t in said(speaker))
+    loop.handle(PopSettled(11.0, 2))
+    loop.handle(BoardStable(12.0, board(red=["track:3", "home", "home", "home"],
+                                        blue=["track:13", "home", "home", "home"])))
+    assert loop.stage == "game"
+    assert "I have lost track of the moves. I will go by the board from here." in said(speaker)
