@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.live import boards
-from companion.live.observations import Spoken
+from companion.live.observations import PopSettled, Spoken
 
 if TYPE_CHECKING:
     from companion.live.loop import Loop
@@ -256,10 +256,28 @@ def _echo(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
     return event
 
 
+def _same_pop(loop: Loop, cmd: Spoken) -> str | None:
+    """What to answer when *cmd* names a pop the game already has (the one
+    the player now moving popped, or one seen and held while the move
+    before it is finished): a confirmation, not a correction. It used to be
+    fed as one ("Corrected: Blue's pop was 3. Blue popped 3.", two events in
+    the record for nothing), and a number naming the held pop corrected the
+    pop before it. ``None`` when it is not such a number."""
+    if cmd.intent != "pop" or loop.unread is not None:
+        return None
+    value = cmd.value.get("value")
+    if loop.held_pops and isinstance(loop.held_pops[-1], PopSettled):
+        return f"Yes, I saw the {value}." if value == loop.held_pops[-1].value else None
+    if loop.referee.phase == "move" and value == loop.referee.pending_pop:
+        return f"Yes: {(loop.referee.player or '').capitalize()} popped {value}."
+    return None
+
+
 def _correct(loop: Loop, cmd: Spoken) -> None:
     echo = _echo(loop, cmd)
-    if echo is not None:
-        yes = f"Yes: {str(echo.get('color', '')).capitalize()} popped {echo['value']}."
+    yes = (f"Yes: {str(echo.get('color', '')).capitalize()} popped {echo['value']}."
+           if echo is not None else _same_pop(loop, cmd))
+    if yes is not None:
         loop.say(yes)
         _record(loop, cmd, yes)
         return

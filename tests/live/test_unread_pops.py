@@ -527,3 +527,24 @@ def test_the_number_for_a_pop_seen_but_not_read_is_that_pop_not_an_echo() -> Non
     loop.handle(Spoken(11.0, "pop", {"value": 6}))
     assert not any(t.startswith("Yes:") for t in said(speaker))
     assert events_after(loop, n) == [("pop", 6)]
+
+
+def test_saying_the_number_the_die_shows_confirms_it_and_changes_nothing() -> None:
+    # Blue popped 3 (read) and has not moved yet: "the pop was three" is a
+    # confirmation, not a correction (it was "Corrected: Blue's pop was 3.
+    # Blue popped 3.", two events in the record).
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopSettled(9.0, 3))
+    n = len(loop.events)
+    loop.handle(Spoken(9.5, "pop", {"value": 3}))
+    assert said(speaker)[-1] == "Yes: Blue popped 3."
+    assert len(loop.events) == n
+    # Red pops 5 while Blue's peg is still in hand (held); "five" names that pop,
+    # and corrects nothing of Blue's.
+    loop.handle(PopSettled(11.0, 5))
+    loop.handle(Spoken(11.5, "pop", {"value": 5}))
+    assert said(speaker)[-1] == "Yes, I saw the 5."
+    assert len(loop.events) == n
+    loop.handle(BoardStable(12.0, board(blue=["track:13", "home", "home", "home"])))
+    assert events_after(loop, n) == [("move", 3), ("turn", None), ("pop", 5), ("no-move", 5), ("turn", None)]
