@@ -301,6 +301,17 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         return
     if preface:
         loop.say(preface)
+    held = loop.held_pops[-1] if loop.held_pops else None
+    if "command" in line and line["command"] == "pop" and isinstance(held, PopSettled):
+        # The die shows a pop seen and held (the move before it not yet
+        # seen): "the pop was two" corrects that pop, not the one before it
+        # (which was corrected, and its move then called a wrong count).
+        loop.held_pops[-1] = PopSettled(held.t, int(line["value"]))
+        said = f"Corrected: the pop on the die is {line['value']}."
+        loop.say(said)
+        loop.last_pop_seen = int(line["value"])
+        _record(loop, cmd, said)
+        return
     events = loop.feed(line, origin="voice")
     loop.voice_changed_game(cmd.intent, line)
     if "pop" in line:
