@@ -232,7 +232,7 @@ def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
 SPOKEN_ECHO_S = 4.0
 
 
-def _echo(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
+def _echo(loop: Loop, cmd: Spoken) -> str | None:
     """The last pop of the game, taken moments ago, that *cmd* names again
     while the next pop is awaited and none has been seen since: the player
     who moved is saying the number the camera missed, which the loop has
@@ -240,7 +240,7 @@ def _echo(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
     "That move means Blue popped a 5", then Blue's "five" fed as Red's pop;
     getting back in step on a 1, then the mover's "one" fed as the next
     player's: the turns went one out and a later move was called out of
-    turn). ``None`` when it is not such an echo."""
+    turn). The answer to give, or ``None`` when it is not such an echo."""
     value = cmd.value.get("value")
     if cmd.intent != "pop" or loop.referee.phase != "pop" or loop.unread is not None:
         return None  # (a pop seen but not read is waiting for this very number)
@@ -253,7 +253,7 @@ def _echo(loop: Loop, cmd: Spoken) -> dict[str, Any] | None:
     if (loop.pop_seen_at is not None and loop.pop_seen_at > at) or loop.echo_heard == index:
         return None  # a pop since, or the number said again: it is a pop
     loop.echo_heard = index
-    return event
+    return f"Yes: {str(event.get('color', '')).capitalize()} popped {value}."
 
 
 def _same_pop(loop: Loop, cmd: Spoken) -> str | None:
@@ -274,9 +274,7 @@ def _same_pop(loop: Loop, cmd: Spoken) -> str | None:
 
 
 def _correct(loop: Loop, cmd: Spoken) -> None:
-    echo = _echo(loop, cmd)
-    yes = (f"Yes: {str(echo.get('color', '')).capitalize()} popped {echo['value']}."
-           if echo is not None else _same_pop(loop, cmd))
+    yes = _echo(loop, cmd) or _same_pop(loop, cmd)
     if yes is not None:
         loop.say(yes)
         _record(loop, cmd, yes)

@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.rules import COLORS
+
 
 @dataclass(frozen=True)
 class BoardStable:
@@ -154,10 +156,6 @@ _KINDS: dict[str, type] = {
 _KIND_NAMES = {v: k for k, v in _KINDS.items()}
 
 
-#: The colours a board observation may name.
-_COLOURS = ("red", "blue", "yellow", "green")
-
-
 class ObservationError(ValueError):
     """A malformed observation line."""
 
@@ -177,12 +175,12 @@ def from_json(obj: object) -> Observation:
             for k, v in board.items()
         ):
             raise ObservationError("\"board\" must map colours to lists of place names")
-        unknown = sorted(k for k in board if k not in _COLOURS)
+        unknown = sorted(k for k in board if k not in COLORS)
         if unknown:
             # The loop reads only the game's colours: a misspelt one would be
             # dropped without a word.
             raise ObservationError(
-                f"\"board\" has unknown colour {unknown[0]!r}; the colours are {', '.join(_COLOURS)}"
+                f"\"board\" has unknown colour {unknown[0]!r}; the colours are {', '.join(COLORS)}"
             )
         return BoardStable(t, {k: list(v) for k, v in board.items()})
     if "pop" in obj:
