@@ -1724,6 +1724,8 @@ class Loop:
                 self.worked_out.append(len(self.events))
             self.events.append((self.t, event))
             self._track_places(event)
+            if event.get("event") == "move":
+                self._forget_adopted_moved()
             text = event.get("text")
             if isinstance(text, str) and text and event.get("event") not in quiet:
                 self._say(text, urgent=event.get("event") in URGENT_EVENTS, event=event)
@@ -1733,6 +1735,16 @@ class Loop:
             if self.score_sentence is not None:
                 self._say(self.score_sentence())
         return events
+
+    def _forget_adopted_moved(self) -> None:
+        """A peg placed when the loop got back in step (``adopted``) that the
+        game has since moved on is no longer one: the board agreed with the
+        game about it. Kept by place alone, it made a new peg brought out onto
+        the same Start look adopted, and that peg's wrong count, three minutes
+        later, went uncalled ("I have lost track" instead; truth benchmark
+        seed 704)."""
+        position = self.referee.position
+        self.adopted = {(colour, place) for colour, place in self.adopted if place in position.get(colour, ())}
 
     def _track_places(self, event: dict[str, Any]) -> None:
         if event.get("event") == "finished" and isinstance(event.get("color"), str):

@@ -917,3 +917,28 @@ def test_a_peg_placed_from_a_board_when_back_in_step_is_not_called_when_it_turns
     loop.handle(PopSettled(12.0, 2))
     loop.handle(BoardStable(13.0, wrong))
     assert kinds(loop)[-1] == "illegal"
+
+
+def test_a_peg_placed_when_back_in_step_stops_being_one_once_the_game_moves_it() -> None:
+    # Red's peg on its Start was placed when the loop got back in step; Red
+    # then moved it on (the board agreed). A new red peg brought out onto the
+    # same Start is not that peg: its wrong count is called, not followed as
+    # "lost track" (truth benchmark seed 704).
+    loop, speaker, _ = started()
+    red_out(loop)
+    loop.adopted = {("red", "track:1")}
+    loop.handle(PopSettled(10.0, 3))
+    loop.handle(BoardStable(11.0, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"])))
+    assert loop.adopted == set()
+    loop.handle(PopSettled(12.0, 2))
+    loop.handle(BoardStable(13.0, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:12", "home", "home", "home"])))
+    loop.handle(PopSettled(14.0, 6))
+    loop.handle(BoardStable(15.0, board(red=["track:4", "track:1", "home", "home"],
+                                        blue=["track:12", "home", "home", "home"])))
+    loop.handle(PopSettled(16.0, 4))
+    loop.handle(BoardStable(17.0, board(red=["track:4", "track:6", "home", "home"],
+                                        blue=["track:12", "home", "home", "home"])))
+    assert kinds(loop)[-1] == "illegal"
+    assert not any("lost track" in text for text in said(speaker))
