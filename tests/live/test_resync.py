@@ -227,6 +227,38 @@ def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_pu
     assert kinds(loop).count("illegal") == 1 and loop.referee.player == "red"
 
 
+def test_while_lost_a_pop_just_before_the_move_may_be_the_next_players_so_the_loop_waits() -> None:
+    # Lost. Blue pops 3 and moves; Red pops 3 early, a moment before Blue's
+    # move is seen. Blue's move fits either pop, so it does not say whose
+    # turn it is: getting back in step on the last pop (Red's) gave it to
+    # Blue, and Red's own move was then called "pop first" (truth benchmark
+    # seed 757). The loop waits for a move it can place.
+    loop, speaker, _ = started()
+    lost_on_two_moves(loop)
+    loop.handle(PopSettled(20.0, 3))
+    loop.handle(PopSettled(21.8, 3))
+    loop.handle(BoardStable(22.0, board(red=["track:9", "home", "home", "home"],
+                                        blue=["track:23", "home", "home", "home"])))
+    assert "Back in step." not in said(speaker) and loop.lost is not None
+    loop.handle(BoardStable(24.0, board(red=["track:12", "home", "home", "home"],
+                                        blue=["track:23", "home", "home", "home"])))  # Red's 3
+    loop.handle(PopSettled(26.0, 2))
+    loop.handle(BoardStable(28.0, board(red=["track:12", "home", "home", "home"],
+                                        blue=["track:25", "home", "home", "home"])))  # Blue's 2
+    assert "Back in step." in said(speaker)
+    assert kinds(loop).count("illegal") == 1  # the one call before the loop lost track
+    assert loop.referee.player == "red" and loop.referee.position["blue"] == ["home"] * 3 + ["track:25"]
+    # The same pops with the second one long before the board: the last pop
+    # is the mover's, as before.
+    loop, speaker, _ = started()
+    lost_on_two_moves(loop)
+    loop.handle(PopSettled(20.0, 3))
+    loop.handle(PopSettled(21.8, 3))
+    loop.handle(BoardStable(23.5, board(red=["track:9", "home", "home", "home"],
+                                        blue=["track:23", "home", "home", "home"])))
+    assert "Back in step." in said(speaker)
+
+
 def red_peg_in_a_hand(loop: Loop) -> None:
     """After :func:`started`, the die mostly unread: Red brings a peg out on a
     6, pops 2, and the peg is read far on while carried; the loop, not
