@@ -1328,6 +1328,14 @@ class Loop:
             # with no move were taken back as a 6 and an extra pop of 4 when
             # Blue's next pop went unseen (then "moved 5, but the pop was 4").
             return False
+        if self.t - inferred.t >= CAUGHT_UP_OPEN_S and self._next_player_moved(whole):
+            # The same for the player after: the guess has stood, the next
+            # player's pop went unread, and the board is also that pop lost
+            # and the following player's move on a pop the camera missed (a
+            # seeded game's Red, 18 -> 22 taken as a 4 and seen for 7 s, then
+            # moved on by an unseen 1 after Blue's lost pop: retold as a 5,
+            # and Red's next move called a wrong count).
+            return False
         self.inferred = None
         for _ in range(inferred.fed):
             self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
@@ -1449,6 +1457,18 @@ class Loop:
             if not legal_moves(after):
                 groups.setdefault(str(lose_move(after).player), []).append(v)
         return groups
+
+    def _next_player_moved(self, whole: boards.Board) -> bool:
+        """Whether *whole* may be the unread pop waiting for its number lost
+        (no peg could use it) and the next player's move after it (see
+        :meth:`_unread_without_move`, which settles that; this only asks)."""
+        unread = self.unread
+        if unread is None or unread.moved:
+            return False
+        state = self.referee.state
+        held = values_of(self.held_pops)
+        return any(self._could_follow(state, values[0], held, whole)
+                   for values in self._lost_by_next_player(state).values())
 
     def _could_follow(self, state: State | None, lost: int, held: list[int | None], board: boards.Board) -> bool:
         """Whether, after the pop *lost* was lost in *state*, the *held* pops
