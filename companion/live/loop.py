@@ -94,12 +94,15 @@ TRANSIT_PIPS = 12
 #: with unread pops (false calls 36 -> 25 and 83 -> 70 at a tenth and three
 #: tenths unread; the same at 0-4 s, nothing gained from 5 s).
 CAUGHT_UP_OPEN_S = 4.0
-#: While lost, a pop that settled this soon before a move's board may be the
-#: next player's, popped early; when the pop before it fits the move as well,
-#: the move does not tell whose turn it was. Chosen on seeded truth games
-#: 100-299 with unread pops (false calls 18 -> 13 and 34 -> 18 at a tenth and
-#: three tenths unread; 0.5 s: 13 and 19; 2 s: 13 and 18, but 31 more
-#: illegal moves missed).
+#: While lost, a move whose board came this soon after the last pop settled
+#: does not say whose turn it was: that pop may be the next player's, popped
+#: early, or the mover's extra pop after a 6, and the move the pop's before
+#: it. Chosen on seeded truth games 100-299 with unread pops: false calls at
+#: a tenth and three tenths unread 18 and 34 before, 11 and 16 after (with
+#: session 11's other loop change; seeds 300-899: 27 and 112 before, 20 and
+#: 70 after). 0.5 s: 11 and 17, but 94 on 300-899 at three tenths; 2 s: 12,
+#: but 1241 illegal moves missed instead of 836 (a move often comes 1-2 s
+#: after its pop).
 EARLY_POP_S = 1.0
 #: "I have lost track" is said at most once in this many seconds.
 LOST_SAID_QUIET_S = 120.0
@@ -1099,11 +1102,11 @@ class Loop:
         would stay lost to the end of the game (a whole rendered game: four
         unread pops in a row, then silence for its last 15 s).
 
-        A move that the last pop and the pop before it both fit, with the
-        last settling just before the board (``EARLY_POP_S``), is not used:
-        the last pop may be the next player's, popped early, and taking it
-        for the mover's puts the turns one out (truth benchmark seed 757:
-        Red's own move then called "not your turn")."""
+        A move whose board comes just after the last pop settled
+        (``EARLY_POP_S``) is not used: that pop may be the next player's,
+        popped early, or the mover's extra pop after a 6, and taking it for
+        the mover's puts the turns one out (truth benchmark seeds 757 and
+        171: a later move called "not your turn")."""
         if self.lost is not None and boards.same(board, self.lost, set(board) | set(self.lost)):
             return
         before, self.lost = self.lost, board
@@ -1116,14 +1119,12 @@ class Loop:
         found = who_moved(state, before, board, values)
         if found is None:
             return
-        if len(self.held_pops) >= 2 and self.t - last.t <= EARLY_POP_S:
+        if self.t - last.t <= EARLY_POP_S:
             # The last pop settled just before the board: it may be the next
-            # player's, popped early, and the move the pop's before it. When
-            # that pop fits the move too, wait for another move.
-            previous = self.held_pops[-2]
-            earlier = [previous.value] if isinstance(previous, PopSettled) else list(range(1, 7))
-            if who_moved(state, before, board, earlier) is not None:
-                return
+            # player's, popped early, or the mover's extra pop after a 6 (the
+            # move then used the pop before it). The move does not tell whose
+            # turn it was: wait for another.
+            return
         colour, value = found
         fed = 0
         ok = True

@@ -229,10 +229,11 @@ def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_pu
 
 def test_while_lost_a_pop_just_before_the_move_may_be_the_next_players_so_the_loop_waits() -> None:
     # Lost. Blue pops 3 and moves; Red pops 3 early, a moment before Blue's
-    # move is seen. Blue's move fits either pop, so it does not say whose
-    # turn it is: getting back in step on the last pop (Red's) gave it to
-    # Blue, and Red's own move was then called "pop first" (truth benchmark
-    # seed 757). The loop waits for a move it can place.
+    # move is seen. A pop that settled just before the board may be the next
+    # player's (or the mover's extra pop after a 6), so the move does not say
+    # whose turn it is: getting back in step on the last pop (Red's) gave it
+    # to Blue, and Red's own move was then called (truth benchmark seed
+    # 757). The loop waits for a move it can place.
     loop, speaker, _ = started()
     lost_on_two_moves(loop)
     loop.handle(PopSettled(20.0, 3))
