@@ -310,9 +310,13 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         loop.last_pop_seen = int(line["value"])
         _record(loop, cmd, said)
         return
+    answers_unread = loop.unread is not None
     events = loop.feed(line, origin="voice")
     loop.voice_changed_game(cmd.intent, line)
-    if "pop" in line:
+    if "pop" in line and not answers_unread:
+        # A pop the camera has not reported yet: its report, moments later,
+        # is this pop, not another. (A pop seen but not read was reported
+        # already: a pop seen after its number was said is the next one.)
         loop.spoken_pop = (int(line["pop"]), cmd.t)
     outcome = " ".join(str(e.get("text", "")) for e in events).strip()
     _record(loop, cmd, outcome or "no change")

@@ -605,3 +605,17 @@ def test_a_worked_out_move_put_right_at_once_is_still_retold() -> None:
     loop.handle(BoardStable(11.5, board(blue=["track:15", "home", "home", "home"])))
     assert "That move means Blue popped a 5." in said(speaker)
     assert "illegal" not in kinds(loop)
+
+
+def test_a_pop_seen_after_the_number_of_an_unread_pop_was_said_is_the_next_pop() -> None:
+    # Blue's unread pop is answered ("three"); Red pops a 3 a moment later.
+    # That is Red's pop, not the camera catching up with Blue's (which it had
+    # already reported, unread).
+    loop = started()[0]
+    n = len(loop.events)
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopUnread(9.0))
+    loop.handle(Spoken(9.5, "pop", {"value": 3}))
+    loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
+    loop.handle(PopSettled(10.5, 3))
+    assert [e for e in events_after(loop, n) if e[0] == "pop"] == [("pop", 4), ("pop", 3), ("pop", 3)]
