@@ -11,6 +11,7 @@ A camera that goes away mid-game is waited for, with one spoken message.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections.abc import Iterator
@@ -42,6 +43,38 @@ def _paced(frames: Iterator[Any], fast: bool) -> Iterator[Any]:
         if delay > 0:
             time.sleep(delay)
         yield frame
+
+
+def _stopped_on_fault(exc: Exception, speaker: Any, db: Path | None) -> UserError:
+    """What to tell the table when the referee itself fails mid-game.
+
+    Every input was recorded before it was spoken, so nothing is lost: say so
+    aloud and in the error, and keep the details for a bug report in the
+    user's data folder (a traceback means nothing at a kitchen table)."""
+    import traceback
+
+    from companion.paths import user_data_dir
+
+    details = "".join(traceback.format_exception(exc))
+    where = "the error output"
+    try:
+        folder = user_data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        report = folder / f"crash-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+        report.write_text(details, encoding="utf-8")
+        where = str(report)
+    except OSError:
+        print(details, file=sys.stderr)
+    # The speech may be what failed; the message below says it all the same.
+    with contextlib.suppress(Exception):
+        speaker.say("Something went wrong inside the referee. The game is saved: "
+                    "start me again with companion play, resume.", urgent=True)
+    record = f" in {db}" if db is not None else ""
+    return UserError(
+        f"stopped on an internal error ({type(exc).__name__}: {exc}). Nothing is lost: the game is "
+        f"saved{record}; run `companion play --resume` to carry on. The details are in {where}.",
+        exit_code=1,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,14 +134,19 @@ def run(args: argparse.Namespace) -> int:
             # enrolled voices (companion enroll-voice) check pop corrections
             listener = VoiceCommands(Listener(voices=voices))
             listener.start_microphone()
-        feed_frames(
-            session.loop,
-            frames,
-            stream,
-            commands=listener.poll if listener else None,
-            on_event=listener.note_event if listener else None,
-        )
-        session.loop.end_fast_forward()
+        try:
+            feed_frames(
+                session.loop,
+                frames,
+                stream,
+                commands=listener.poll if listener else None,
+                on_event=listener.note_event if listener else None,
+            )
+            session.loop.end_fast_forward()
+        except (UserError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a fault of ours: the game is saved, say how to go on
+            raise _stopped_on_fault(exc, speaker, args.db) from exc
     finally:
         if listener is not None:
             listener.stop()

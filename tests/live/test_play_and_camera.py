@@ -115,3 +115,36 @@ def test_a_corrupt_voice_profile_is_named_before_the_game_is_recorded(
     err = capsys.readouterr().err
     assert "corrupt voice profile" in err and "ann.json" in err and "Traceback" not in err
     assert not db.exists()
+
+
+def test_a_fault_inside_the_referee_says_the_game_is_saved_and_how_to_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bug of ours mid-game must not end in a traceback at the table: the
+    # record has every input, so the message says so and how to carry on, and
+    # the details go to a file for a bug report.
+    import cv2
+    import numpy as np
+
+    import companion.live.run as live_run
+
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (64, 48))
+    for _ in range(5):
+        writer.write(np.zeros((48, 64, 3), dtype=np.uint8))
+    writer.release()
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(live_run, "feed_frames", broken)
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    db = tmp_path / "g.sqlite3"
+    assert main(["play", "--video", str(video), "--db", str(db), "--no-listen", "--silent", "--fast"]) == 1
+    captured = capsys.readouterr()
+    assert "internal error (RuntimeError: boom)" in captured.err
+    assert "companion play --resume" in captured.err and str(db) in captured.err
+    assert "Something went wrong inside the referee. The game is saved" in captured.out
+    (report,) = (tmp_path / "data").glob("crash-*.txt")
+    assert "RuntimeError: boom" in report.read_text()
+    assert "Traceback" not in captured.err
