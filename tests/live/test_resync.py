@@ -10,7 +10,7 @@ because the table played on.
 
 from __future__ import annotations
 
-from test_live_loop import board, events_after, kinds, said, started
+from test_live_loop import ListSpeaker, board, events_after, kinds, said, started
 
 from companion.live.catch_up import MAX_POPS, only_way
 from companion.live.loop import Loop
@@ -227,19 +227,26 @@ def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_pu
     assert kinds(loop).count("illegal") == 1 and loop.referee.player == "red"
 
 
-def test_while_lost_a_pop_just_before_the_move_may_be_the_next_players_so_the_loop_waits() -> None:
-    # Lost. Blue pops 3 and moves; Red pops 3 early, a moment before Blue's
-    # move is seen. A pop that settled just before the board may be the next
-    # player's (or the mover's extra pop after a 6), so the move does not say
-    # whose turn it is: getting back in step on the last pop (Red's) gave it
-    # to Blue, and Red's own move was then called (truth benchmark seed
-    # 757). The loop waits for a move it can place.
+def lost_then_blue_moves_after_two_pops(board_at: float) -> tuple[Loop, ListSpeaker]:
+    """Lost (:func:`lost_on_two_moves`); Blue pops 3, Red pops 3 at 21.8,
+    and Blue's move 20 -> 23 is seen at *board_at*."""
     loop, speaker, _ = started()
     lost_on_two_moves(loop)
     loop.handle(PopSettled(20.0, 3))
     loop.handle(PopSettled(21.8, 3))
-    loop.handle(BoardStable(22.0, board(red=["track:9", "home", "home", "home"],
-                                        blue=["track:23", "home", "home", "home"])))
+    loop.handle(BoardStable(board_at, board(red=["track:9", "home", "home", "home"],
+                                            blue=["track:23", "home", "home", "home"])))
+    return loop, speaker
+
+
+def test_while_lost_a_pop_just_before_the_move_may_be_the_next_players_so_the_loop_waits() -> None:
+    # Red's pop settled a moment before Blue's move was seen. A pop just
+    # before the board may be the next player's (or the mover's extra pop
+    # after a 6), so the move does not say whose turn it is: getting back in
+    # step on the last pop (Red's) gave it to Blue, and Red's own move was
+    # then called (truth benchmark seed 757). The loop waits for a move it
+    # can place.
+    loop, speaker = lost_then_blue_moves_after_two_pops(22.0)
     assert "Back in step." not in said(speaker) and loop.lost is not None
     loop.handle(BoardStable(24.0, board(red=["track:12", "home", "home", "home"],
                                         blue=["track:23", "home", "home", "home"])))  # Red's 3
@@ -249,14 +256,8 @@ def test_while_lost_a_pop_just_before_the_move_may_be_the_next_players_so_the_lo
     assert "Back in step." in said(speaker)
     assert kinds(loop).count("illegal") == 1  # the one call before the loop lost track
     assert loop.referee.player == "red" and loop.referee.position["blue"] == ["home"] * 3 + ["track:25"]
-    # The same pops with the second one long before the board: the last pop
-    # is the mover's, as before.
-    loop, speaker, _ = started()
-    lost_on_two_moves(loop)
-    loop.handle(PopSettled(20.0, 3))
-    loop.handle(PopSettled(21.8, 3))
-    loop.handle(BoardStable(23.5, board(red=["track:9", "home", "home", "home"],
-                                        blue=["track:23", "home", "home", "home"])))
+    # Seen long after the last pop, the move is that pop's, as before.
+    loop, speaker = lost_then_blue_moves_after_two_pops(23.5)
     assert "Back in step." in said(speaker)
 
 
