@@ -199,8 +199,14 @@ class NetAcceptance:
     min_probability: float = 0.99
     #: The same value at the best window's other quarter turns, at least this probable.
     min_turned: float = 0.8
-    #: A flat die rests within about 0.35 dome radii of the centre.
-    zone: float = 0.4
+    #: A flat die rests within about 0.35 dome radii of the centre (its face
+    #: is read up to 0.384 on development frames). 0.39 since session 11: at
+    #: 0.4 the leaning dice given a value on development frames (3 of 912 at
+    #: 1280x720) and 3 of the 24 hands on the dome given a wrong value were
+    #: read 0.39-0.40 out; 0.39 refuses them and no right read of 12,799
+    #: settled development dice (0.38 costs 3, 0.37 costs 15).
+    #: docs/vision-dice.md, "A zone of 0.39".
+    zone: float = 0.39
     #: No other value may reach this probability in any window of the dome's
     #: middle (a glare-cut face often looks like two values at two places).
     max_rival: float = 0.98
