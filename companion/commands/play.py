@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
                 on_event=listener.note_event if listener else None,
             )
             session.loop.end_fast_forward()
-        except (UserError, KeyboardInterrupt):
+        except UserError:
             raise
         except Exception as exc:  # a fault of ours: the game is saved, say how to go on
             raise _stopped_on_fault(exc, speaker, args.db) from exc

@@ -1116,14 +1116,14 @@ class Loop:
             return
         last = self.held_pops[-1]
         values = [last.value] if isinstance(last, PopSettled) else list(range(1, 7))
-        found = who_moved(state, before, board, values)
-        if found is None:
-            return
         if self.t - last.t <= EARLY_POP_S:
             # The last pop settled just before the board: it may be the next
             # player's, popped early, or the mover's extra pop after a 6 (the
             # move then used the pop before it). The move does not tell whose
             # turn it was: wait for another.
+            return
+        found = who_moved(state, before, board, values)
+        if found is None:
             return
         colour, value = found
         fed = 0
@@ -1329,7 +1329,7 @@ class Loop:
             # with no move were taken back as a 6 and an extra pop of 4 when
             # Blue's next pop went unseen (then "moved 5, but the pop was 4").
             return False
-        if self.t - inferred.t >= CAUGHT_UP_OPEN_S and self._next_player_moved(whole):
+        if self.t - inferred.t >= CAUGHT_UP_OPEN_S and self._lost_before(whole):
             # The same for the player after: the guess has stood, the next
             # player's pop went unread, and the board is also that pop lost
             # and the following player's move on a pop the camera missed (a
@@ -1408,10 +1408,7 @@ class Loop:
             # board is seen after the unread pop, unchanged or changed, the
             # loop cannot tell whether a peg moved. It waits.
             return False
-        groups = {} if unread.moved else self._lost_by_next_player(state)
-        if board is not None:
-            held = values_of(self.held_pops)
-            groups = {p: vs for p, vs in groups.items() if self._could_follow(state, vs[0], held, board)}
+        groups = self._lost_before(board)
         if len(groups) != 1:
             if board is None:
                 self._ask_unread()
@@ -1459,17 +1456,18 @@ class Loop:
                 groups.setdefault(str(lose_move(after).player), []).append(v)
         return groups
 
-    def _next_player_moved(self, whole: boards.Board) -> bool:
-        """Whether *whole* may be the unread pop waiting for its number lost
-        (no peg could use it) and the next player's move after it (see
-        :meth:`_unread_without_move`, which settles that; this only asks)."""
-        unread = self.unread
+    def _lost_before(self, board: boards.Board | None) -> dict[str, list[int]]:
+        """The values the unread pop could have had with no peg able to use
+        it, by who pops next (:meth:`_lost_by_next_player`); with *board*,
+        only the groups after which the pops held since lead to it."""
+        unread, state = self.unread, self.referee.state
         if unread is None or unread.moved:
-            return False
-        state = self.referee.state
+            return {}
+        groups = self._lost_by_next_player(state)
+        if board is None:
+            return groups
         held = values_of(self.held_pops)
-        return any(self._could_follow(state, values[0], held, whole)
-                   for values in self._lost_by_next_player(state).values())
+        return {p: vs for p, vs in groups.items() if self._could_follow(state, vs[0], held, board)}
 
     def _could_follow(self, state: State | None, lost: int, held: list[int | None], board: boards.Board) -> bool:
         """Whether, after the pop *lost* was lost in *state*, the *held* pops
