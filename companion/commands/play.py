@@ -134,6 +134,9 @@ def run(args: argparse.Namespace) -> int:
             # enrolled voices (companion enroll-voice) check pop corrections
             listener = VoiceCommands(Listener(voices=voices))
             listener.start_microphone()
+            # the loop's questions ("say the number you popped") open the
+            # listener to a bare answer
+            session.loop.on_expect = listener.note_expected
         try:
             feed_frames(
                 session.loop,

@@ -115,6 +115,10 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
     pending = loop.pending_confirm
     loop.pending_confirm = None
     if pending is None:
+        # Perhaps the answer to the loop's own question ("Blue, was your pop
+        # a 3?"); yes or no to nothing is let pass.
+        if loop.answer_question(cmd.intent == "yes"):
+            _record(loop, cmd, loop.said[-1].text if loop.said else "")
         return
     if cmd.intent == "no":
         loop.say("All right, the game goes on.")

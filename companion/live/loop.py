@@ -148,6 +148,9 @@ class Announcement:
     text: str
     urgent: bool = False
     event: dict[str, Any] | None = None
+    #: The answer the loop now waits for ("number", "yes-no"), if any: the
+    #: listener is told when it is said, so a bare "five" or "no" is heard.
+    expects: str | None = None
 
 
 def _reading(state: State | None, whole: boards.Board) -> Reading | None:
@@ -180,6 +183,12 @@ class _Unread:
     moved: bool = False
     #: Who-goes-first only: play went on without the number; said once.
     lost_track_said: bool = False
+    #: Values the players said it was not ("Blue, was your pop a 3?" "No"),
+    #: and when: a move is not taken for them while the number is awaited.
+    denied: set[int] = field(default_factory=set)
+    denied_at: float = 0.0
+    #: "Was your pop a ...?" has been asked for this pop (asked once).
+    questioned: bool = False
 
 
 @dataclass
@@ -250,6 +259,22 @@ class _Doubt:
             self.seen[at] = value
 
 
+@dataclass
+class _Question:
+    """The loop asked the player to confirm a pop it worked out from the move
+    ("Blue, was your pop a 3?"). A "no" takes the guess back and asks for the
+    number, so a wrong count made on a pop the camera could not read is
+    called instead of taken for the pop it fits; silence, or "yes", lets the
+    guess stand."""
+
+    inferred: _Inferred
+    player: str
+    value: int
+
+
+#: Seconds the loop waits for the number after the player said the pop it
+#: worked out was wrong ("Then Blue, say the number you popped").
+ANSWER_WAIT_S = 10.0
 #: Guesses kept open at once (the oldest goes first).
 MAX_DOUBTS = 3
 #: Lost track on a board, then within this many seconds (no pop between)
@@ -294,6 +319,9 @@ class Loop:
         self.recorder = recorder
         self.settings = settings or LoopSettings()
         self.score_sentence = score_sentence
+        #: Told what answer the loop waits for ("number", "yes-no") when it
+        #: asks (the live listener: a bare number or yes/no is then heard).
+        self.on_expect: Callable[[str], None] | None = None
         self.said: list[Announcement] = []
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.stage = "idle"  # idle, opening, check, game, over
@@ -392,6 +420,7 @@ class Loop:
         self.held_pops: list[PopSettled | PopUnread] = []
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
         self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
+        self.question: _Question | None = None  # "was your pop a 3?", not yet answered
         #: Lost track of the game: the last board seen, from which the next
         #: plain move (with a pop seen since) puts the loop back in step.
         self.lost: boards.Board | None = None
@@ -552,6 +581,8 @@ class Loop:
         self._finished_places = None
         for item in self._unsaid:
             self.speaker.say(item.text, urgent=item.urgent)
+            if item.expects is not None and self.on_expect is not None:
+                self.on_expect(item.expects)
         self._unsaid.clear()
 
     # -- boards --------------------------------------------------------------
@@ -727,7 +758,7 @@ class Loop:
             if self.unseen_pop_board is None or not boards.same(whole, self.unseen_pop_board, colours):
                 self.unseen_pop_board = whole
                 name = (self.referee.player or "").capitalize()
-                self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.")
+                self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.", expects="number")
             return
         carried = self._victim_in_hand(whole, expected)
         if carried is not None:
@@ -1227,10 +1258,11 @@ class Loop:
                 unread.lost_track_said = True
                 self._say(
                     "I have lost track of who goes first. Say the number "
-                    f"{unread.player.capitalize()} popped, or whose turn it is."
+                    f"{unread.player.capitalize()} popped, or whose turn it is.",
+                    expects="number",
                 )
             return True
-        values = self._pops_explaining(whole)
+        values = [v for v in self._pops_explaining(whole) if v not in unread.denied]
         if not values:
             if unread.moved:
                 # After a move that several values fit (still unjudged) the
@@ -1275,18 +1307,20 @@ class Loop:
         if len(values) == 1:
             value = values[0]
             self._infer(unread, own_move=True)
+            inferred = self.inferred
             self.unseen_pop_board = None
             self._say(f"That move means {name} popped a {value}.")
             self._feed({"pop": value}, origin="loop", quiet=("pop",))
             if self.referee.phase == "move":
                 self._evaluate(whole)
+            self._ask_inferred(inferred, unread.player, value)
             return True
         unread.moved = True
         self.unseen_pop_board = whole
         if not unread.asked:
             unread.asked = True
             fits = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
-            self._say(f"That move fits a {fits}. {name}, say the number you popped.")
+            self._say(f"That move fits a {fits}. {name}, say the number you popped.", expects="number")
         return True
 
     def _unread_could_be_a_lost_six(self, whole: boards.Board) -> bool:
@@ -1337,17 +1371,97 @@ class Loop:
             # moved on by an unseen 1 after Blue's lost pop: retold as a 5,
             # and Red's next move called a wrong count).
             return False
+        if not self._undo_inference(inferred):
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self._judge_again(whole, inferred.said)
+        return True
+
+    def _undo_inference(self, inferred: _Inferred) -> bool:
+        """Undo what was fed since *inferred* was made and hold its pops
+        again: the unread pop is unresolved once more. Returns whether the
+        referee is back where it was before the guess."""
         self.inferred = None
+        self.question = None
         for _ in range(inferred.fed):
             self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
-        if self.referee.state != before:
-            return False  # cannot happen with the referee's undo; judge the board as it is
+        if self.referee.state != inferred.state:
+            return False
         self.held_pops = inferred.pops + self.held_pops
         self.unread = inferred.unread
         self.unseen_pop_board = None
         self.before_move = None
         self.illegal_board = None
-        self._judge_again(whole, inferred.said)
+        return True
+
+    def _ask_inferred(self, inferred: _Inferred | None, player: str, value: int) -> None:
+        """Ask the player to confirm a pop worked out from their move (see
+        :class:`_Question`), while the guess is still open and the game on.
+        Not while the camera cannot read the die at all: then the players
+        have been told the pops are worked out from the moves, and a
+        question after every move would be nagging."""
+        if (inferred is None or self.inferred is not inferred or self.stage != "game"
+                or self._die_blind() or inferred.unread.questioned):
+            return
+        inferred.unread.questioned = True
+        self.question = _Question(inferred, player, value)
+        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no")
+        # Asked before the next turn is announced, not after it ("Red's turn.
+        # Blue, was your pop a 4?" reads as if Red were asked).
+        item = self.said[-1]
+        turn = next((i for i in range(len(self._unsaid) - 2, -1, -1)
+                     if (self._unsaid[i].event or {}).get("event") == "turn"), None)
+        if item.expects == "yes-no" and turn is not None:
+            self._unsaid.insert(turn, self._unsaid.pop())
+            announced = self._unsaid[turn + 1]
+            at = next(i for i in range(len(self.said) - 1, -1, -1) if self.said[i] is announced)
+            self.said.insert(at, self.said.pop())
+
+    def _no_number_after_no(self, unread: _Unread) -> None:
+        """The player said no to the worked-out pop but no number came: the
+        move is taken as the board shows it after all (the referee must not
+        wait for ever on a "no" it may have misheard in table talk)."""
+        unread.denied.clear()
+        unread.moved = False
+        pending, self.unseen_pop_board = self.unseen_pop_board, None
+        self._say(f"Nobody said {unread.player.capitalize()}'s number, so I take the move as it is.")
+        if pending is not None and self.stage == "game":
+            self._evaluate(pending)
+            last = self.last_board
+            if last is not None and self.stage == "game" and not boards.same(last, pending, list(pending)):
+                self._evaluate(last)
+        self._release_pops()
+
+    def answer_question(self, yes: bool) -> bool:
+        """The players answered the loop's question (see :class:`_Question`).
+
+        Returns False when no question was waiting. "No" while the guess is
+        still open takes it back and asks for the number; the move is then
+        judged with the number said (a wrong count is called). Once the game
+        has moved on past the guess, it is too late for that: the players are
+        told how to take moves back instead.
+        """
+        question, self.question = self.question, None
+        if question is None:
+            return False
+        name = question.player.capitalize()
+        if yes:
+            self._say("Thank you.")
+            return True
+        board = self.last_board
+        if self.inferred is not question.inferred or board is None:
+            self._say(f"It is too late to change {name}'s pop: say referee, undo, to take moves back.")
+            return True
+        if not self._undo_inference(question.inferred) or self.unread is None:
+            return True
+        # The guess's own doubt (any value for this pop) is answered by the
+        # players: the number they give is the pop, or the move stands.
+        self.doubts = [d for d in self.doubts if d.state is not question.inferred.state]
+        unread = self.unread
+        unread.denied.add(question.value)
+        unread.denied_at = self.t
+        unread.asked = unread.moved = unread.said = True
+        self.unseen_pop_board = board
+        self._say(f"Then {name}, say the number you popped.", expects="number")
         return True
 
     def _judge_again(self, whole: boards.Board, said_at: int) -> None:
@@ -1357,7 +1471,8 @@ class Loop:
         four sentences each time: "Red's turn. Red popped 4. ..."). What the
         new history changes is said; the players heard the rest."""
         self._said_before = [a.text for a in self.said[said_at:] if a.event is not None
-                             or a.text.startswith(("That move means", "No peg moved after"))]
+                             or a.text.startswith(("That move means", "No peg moved after"))
+                             or a.expects == "yes-no"]
         try:
             self._evaluate(whole)
         finally:
@@ -1369,7 +1484,7 @@ class Loop:
         if unread is not None and not unread.asked:
             unread.asked = True
             name = unread.player.capitalize()
-            self._say(f"{name}, say the number you popped.")
+            self._say(f"{name}, say the number you popped.", expects="number")
 
     def _begin_unread(self, pop: PopUnread) -> None:
         """The referee is ready for a pop the camera could not read."""
@@ -1380,7 +1495,7 @@ class Loop:
         if self.referee.phase == "first":
             # Who goes first cannot be decided without every value: ask now.
             self.unread.asked = self.unread.said = True
-            self._say(f"I could not read {name}'s pop. {name}, say the number you popped.")
+            self._say(f"I could not read {name}'s pop. {name}, say the number you popped.", expects="number")
         # Otherwise the camera often reads the die a moment later, or the
         # move that follows tells the value: it is said only if still
         # unknown after a while (see _timers), and asked only if needed.
@@ -1802,12 +1917,13 @@ class Loop:
 
     # -- speaking ------------------------------------------------------------
 
-    def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None) -> None:
+    def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None,
+             expects: str | None = None) -> None:
         if text in self._said_before:
             # Said already, before a guess was taken back (see _judge_again).
             del self._said_before[: self._said_before.index(text) + 1]
             return
-        item = Announcement(self.t, text, urgent, event)
+        item = Announcement(self.t, text, urgent, event, expects)
         self.said.append(item)
         self._unsaid.append(item)
 
@@ -1886,12 +2002,14 @@ class Loop:
             if unread.asked:
                 pass
             elif not self._die_blind():
-                self._say(f"I could not read {unread.player.capitalize()}'s pop.")
+                self._say(f"I could not read {unread.player.capitalize()}'s pop.", expects="number")
             elif not self.die_blind_said:
                 # Said once while the camera keeps failing to read the die,
                 # not after every pop (75 times in a whole rendered game).
                 self.die_blind_said = True
                 self._say("I cannot read the die from here. I will work the pops out from your moves.")
+        if unread is not None and unread.denied and t - unread.denied_at >= ANSWER_WAIT_S:
+            self._no_number_after_no(unread)
         if tm.missing_since is not None and not tm.missing_said and t - tm.missing_since >= self.settings.missing_peg_s:
             tm.missing_said = True
             self._say("I cannot see every peg. Please put each peg back on its hole.")

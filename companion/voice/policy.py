@@ -29,6 +29,8 @@ from companion.voice.recognisers import NOISY_SNR_DB, Hypothesis
 WAKE_WINDOW_S = 4.0
 CONFIRM_WINDOW_S = 8.0
 POP_WINDOW_S = 10.0
+#: How long a yes/no question of the referee's own is listened for.
+ANSWER_WINDOW_S = 6.0
 
 #: Confidence floors (PocketSphinx grammar-vs-phone-loop ratio) and the
 #: unexplained-speech limit were tuned together on the en-us voice only
@@ -163,6 +165,7 @@ class Policy:
         self._pop_until = -1.0
         self._pending: Command | None = None
         self._pending_until = -1.0
+        self._answer_until = -1.0
         self._last_end = -1e9
         #: Set by the referee: would an undo now cross into an earlier turn?
         self.undo_crosses_turn = False
@@ -170,12 +173,21 @@ class Policy:
     def expect_pop(self, now: float, window: float = POP_WINDOW_S) -> None:
         """The referee expects a pop correction: a bare number is accepted."""
         self._pop_until = now + window
+        self._answer_until = -1.0  # the question before has been overtaken
+
+    def expect_answer(self, now: float, window: float = ANSWER_WINDOW_S) -> None:
+        """The referee asked a yes/no question of its own ("Blue, was your
+        pop a 3?"): a bare yes or no is listened for (the confirmation
+        grammar) for *window* seconds, and passed on as a command."""
+        self._answer_until = now + window
 
     def context(self, now: float) -> Context:
         """The grammar the next utterance should be decoded with."""
         if self._pending is not None and now <= self._pending_until:
             return Context.CONFIRM
         self._pending = None
+        if now <= self._answer_until:
+            return Context.CONFIRM
         if now <= self._awake_until:
             return Context.AWAKE
         if now <= self._pop_until:
@@ -269,8 +281,11 @@ class Policy:
         self._awake_until = -1.0
         if context is Context.CONFIRM:
             pending, self._pending = self._pending, None
+            self._answer_until = -1.0
             if command.intent == "yes" and pending is not None:
                 return Decision("apply", pending)
+            if pending is None and command.intent in ("yes", "no"):
+                return Decision("apply", command)  # the answer to the referee's question
             return Decision("cancelled", command if command.intent == "stop" else pending)
         if command.intent in grammar.BARE_INTENTS:
             return Decision("apply", command)

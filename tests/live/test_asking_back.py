@@ -1,0 +1,129 @@
+"""Asking back: a pop worked out from a move is put to the player.
+
+When the camera could not read a pop and exactly one value makes the move
+that follows legal, the loop takes that value ("That move means Blue popped a
+4.") and asks "Blue, was your pop a 4?". A wrong count made on an unread pop
+looks exactly like a right count of another number, so without the players'
+word it could never be called. "No" takes the guess back and asks for the
+number; the move is then judged with it. Silence or "yes" lets the guess
+stand; a "no" with no number after it does not stall the game.
+
+The loop also tells the listener what answer it waits for, so that a bare
+"five" or "no" is heard without the wake word.
+"""
+
+from __future__ import annotations
+
+from test_live_loop import ListSpeaker, board, events_after, kinds, said, started
+
+from companion.live.loop import ANSWER_WAIT_S, Loop
+from companion.live.observations import BoardStable, PopSettled, PopUnread, Spoken, Tick
+
+H3 = ["home", "home", "home"]
+
+
+def _blue_moved_4_on_an_unread_pop() -> tuple[Loop, ListSpeaker, int, list[str]]:
+    """Red cannot move its 4; Blue's pop is unread, and Blue's peg goes 10 -> 14."""
+    loop, speaker, _ = started()
+    expected: list[str] = []
+    loop.on_expect = expected.append
+    loop.handle(PopSettled(8.0, 4))
+    n = len(loop.events)
+    loop.handle(PopUnread(9.0))
+    loop.handle(BoardStable(10.0, board(blue=["track:14", *H3])))
+    return loop, speaker, n, expected
+
+
+def test_the_worked_out_pop_is_asked_back_and_the_listener_told() -> None:
+    loop, speaker, n, expected = _blue_moved_4_on_an_unread_pop()
+    assert events_after(loop, n) == [("pop", 4), ("move", 4), ("turn", None)]
+    lines = said(speaker)
+    assert lines[-4:] == ["That move means Blue popped a 4.", "Blue moves 4 from space 10 to space 14.",
+                          "Blue, was your pop a 4?", "Red's turn."]
+    assert expected == ["yes-no"]
+
+
+def test_no_then_the_number_calls_the_wrong_count() -> None:
+    loop, speaker, n, expected = _blue_moved_4_on_an_unread_pop()
+    loop.handle(Spoken(11.5, "no"))
+    assert "Then Blue, say the number you popped." in said(speaker)
+    assert expected == ["yes-no", "number"]
+    assert loop.unread is not None and loop.referee.player == "blue"  # the guess is undone
+    loop.handle(Tick(12.0))
+    assert "illegal" not in kinds(loop)  # nothing called before the number
+    loop.handle(Spoken(13.0, "pop", {"value": 5}))
+    assert kinds(loop)[-1] == "illegal"
+    assert speaker.lines[-1] == ("That peg moved 4 spaces, but the pop was 5.", True)  # urgent
+    # Put right: moved 5, from 10 to 15.
+    loop.handle(BoardStable(15.0, board(blue=["track:15", *H3])))
+    after = [k for k in events_after(loop, n) if k[0] in ("pop", "move", "illegal", "turn")]
+    assert after[-4:] == [("pop", 5), ("illegal", None), ("move", 5), ("turn", None)]
+    assert loop.question is None
+
+
+def test_yes_lets_the_guess_stand() -> None:
+    loop, speaker, n, _ = _blue_moved_4_on_an_unread_pop()
+    before = list(loop.events)
+    loop.handle(Spoken(11.5, "yes"))
+    assert said(speaker)[-1] == "Thank you."
+    assert loop.events == before and loop.question is None
+    loop.handle(PopSettled(13.0, 2))  # Red plays on as usual
+    assert ("pop", 2) in events_after(loop, n)[3:]
+
+
+def test_silence_lets_the_guess_stand() -> None:
+    loop, speaker, n, _ = _blue_moved_4_on_an_unread_pop()
+    loop.handle(Tick(20.0))
+    loop.handle(PopSettled(21.0, 6))
+    assert events_after(loop, n)[:3] == [("pop", 4), ("move", 4), ("turn", None)]
+    assert "illegal" not in kinds(loop)
+    # A late "no", after the next pop was played, cannot reach back.
+    loop.handle(BoardStable(22.0, board(red=["track:1", *H3], blue=["track:14", *H3])))
+    loop.handle(Spoken(23.0, "no"))
+    assert "illegal" not in kinds(loop)
+
+
+def test_no_without_a_number_does_not_stall_the_game() -> None:
+    # A "no" misheard in table talk, say: nobody gives a number.
+    loop, speaker, n, _ = _blue_moved_4_on_an_unread_pop()
+    loop.handle(Spoken(11.5, "no"))
+    loop.handle(Tick(11.5 + ANSWER_WAIT_S + 0.5))
+    assert "Nobody said Blue's number, so I take the move as it is." in said(speaker)
+    assert [k for k in events_after(loop, n) if k[0] in ("pop", "move", "turn")][-3:] == [
+        ("pop", 4), ("move", 4), ("turn", None)]
+    assert "illegal" not in kinds(loop)
+    assert said(speaker).count("Blue, was your pop a 4?") == 1  # asked once only
+    loop.handle(PopSettled(25.0, 6))  # Red's turn goes on
+    assert ("pop", 6) in events_after(loop, n)[3:]
+
+
+def test_too_late_once_another_move_is_played() -> None:
+    loop, speaker, n, _ = _blue_moved_4_on_an_unread_pop()
+    loop.handle(PopSettled(11.0, 6))
+    loop.handle(BoardStable(12.0, board(red=["track:1", *H3], blue=["track:14", *H3])))
+    loop.handle(Spoken(13.0, "no"))
+    assert said(speaker)[-1] == "It is too late to change Blue's pop: say referee, undo, to take moves back."
+    assert "illegal" not in kinds(loop)
+
+
+def test_yes_or_no_to_nothing_changes_nothing() -> None:
+    loop, speaker, _ = started()
+    before, lines = list(loop.events), said(speaker)
+    loop.handle(Spoken(8.0, "no"))
+    loop.handle(Spoken(9.0, "yes"))
+    assert loop.events == before and said(speaker) == lines
+
+
+def test_not_asked_while_the_camera_cannot_read_the_die() -> None:
+    # Most recent pops unread: the players have been told the pops are
+    # worked out from the moves; a question after each would be nagging.
+    loop, speaker, _ = started()
+    loop.pops_read.extend([False] * 6)
+    loop.handle(PopSettled(8.0, 4))
+    n = len(loop.events)
+    loop.handle(PopUnread(9.0))
+    assert loop._die_blind()
+    loop.handle(BoardStable(10.0, board(blue=["track:14", *H3])))
+    assert events_after(loop, n) == [("pop", 4), ("move", 4), ("turn", None)]
+    assert not any("was your pop" in text for text in said(speaker))
+    assert loop.question is None
