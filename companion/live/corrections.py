@@ -234,6 +234,9 @@ def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
 #: A number said this soon after the game took the same number as the last
 #: pop is that pop confirmed, not the next pop (see :func:`_echo`).
 SPOKEN_ECHO_S = 4.0
+#: A number said within this many seconds of the loop asking for a pop may
+#: be the answer to it, even when the loop has worked the pop out since.
+ANSWER_S = 4.0
 
 
 def _echo(loop: Loop, cmd: Spoken) -> str | None:
@@ -248,16 +251,21 @@ def _echo(loop: Loop, cmd: Spoken) -> str | None:
     value = cmd.value.get("value")
     if cmd.intent != "pop" or loop.referee.phase != "pop" or loop.unread is not None:
         return None  # (a pop seen but not read is waiting for this very number)
-    index = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
-    if index is None:
-        return None
-    at, event = loop.events[index]
-    if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:
-        return None
-    if (loop.pop_seen_at is not None and loop.pop_seen_at > at) or loop.echo_heard == index:
-        return None  # a pop since, or the number said again: it is a pop
-    loop.echo_heard = index
-    return f"Yes: {str(event.get('color', '')).capitalize()} popped {value}."
+    last = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
+    # The last pop, or a pop the loop worked out moments ago after asking
+    # the players for it: their answer comes after the loop has
+    # settled it from the move, and the next pop, read, is already in (a
+    # seeded game: Blue's answer "five" was fed as Green's pop).
+    answered = [i for i, asked_at in loop.worked_out_asked[-2:] if cmd.t - asked_at <= ANSWER_S]
+    for index in sorted({i for i in (last, *answered) if i is not None}, reverse=True):
+        at, event = loop.events[index]
+        if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:
+            continue
+        if (loop.pop_seen_at is not None and loop.pop_seen_at > at) or loop.echo_heard == index:
+            return None  # a pop since, or the number said again: it is a pop
+        loop.echo_heard = index
+        return f"Yes: {str(event.get('color', '')).capitalize()} popped {value}."
+    return None
 
 
 def _same_pop(loop: Loop, cmd: Spoken) -> str | None:

@@ -151,6 +151,9 @@ class Announcement:
     #: The answer the loop now waits for ("number", "yes-no"), if any: the
     #: listener is told when it is said, so a bare "five" or "no" is heard.
     expects: str | None = None
+    #: When the pop the question is about settled (the camera saw it but
+    #: could not read it), if it is about one.
+    about: float | None = None
 
 
 def _reading(state: State | None, whole: boards.Board) -> Reading | None:
@@ -252,6 +255,13 @@ class _Doubt:
     def pops(self) -> list[int | None]:
         return [step for step in self.seen if not isinstance(step, dict)]
 
+    def name_pop(self, value: int, later: int) -> None:
+        """The players said the value of a pop the camera could not read,
+        with *later* pops seen since it: that pop is no longer any value."""
+        at = [i for i, step in enumerate(self.seen) if not isinstance(step, dict)]
+        if len(at) > later and self.seen[at[-1 - later]] is None:
+            self.seen[at[-1 - later]] = value
+
     def correct_last_pop(self, value: int) -> None:
         """The players said the last pop was *value*."""
         at = max((i for i, step in enumerate(self.seen) if not isinstance(step, dict)), default=None)
@@ -338,6 +348,10 @@ class Loop:
         #: Indices in :attr:`events` of pops the loop worked out itself (the
         #: camera could not read them): announced with the move, not the settle.
         self.worked_out: list[int] = []
+        #: Those of them the players had been asked to say, and when last
+        #: asked (their answer may come after the loop settled the pop
+        #: itself: see corrections._echo).
+        self.worked_out_asked: list[tuple[int, float]] = []
         #: Unread pops settled by passing the turn (no peg moved; value unknown).
         self.unread_passed = 0
         #: Whether the camera read each of the last few pops it saw (False:
@@ -1404,7 +1418,7 @@ class Loop:
             return
         inferred.unread.questioned = True
         self.question = _Question(inferred, player, value)
-        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no")
+        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no", about=inferred.unread.t)
         # Asked before the next turn is announced, not after it ("Red's turn.
         # Blue, was your pop a 4?" reads as if Red were asked).
         item = self.said[-1]
@@ -1877,6 +1891,10 @@ class Loop:
         for event in events:
             if origin == "loop" and event.get("event") == "pop":
                 self.worked_out.append(len(self.events))
+                about = self.inferred.unread.t if self.inferred is not None else None
+                asked = [a.t for a in self.said if a.expects == "number" and a.about == about]
+                if about is not None and asked:
+                    self.worked_out_asked.append((len(self.events), asked[-1]))
             self.events.append((self.t, event))
             self._track_places(event)
             if event.get("event") == "move":
@@ -1918,12 +1936,14 @@ class Loop:
     # -- speaking ------------------------------------------------------------
 
     def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None,
-             expects: str | None = None) -> None:
+             expects: str | None = None, about: float | None = None) -> None:
         if text in self._said_before:
             # Said already, before a guess was taken back (see _judge_again).
             del self._said_before[: self._said_before.index(text) + 1]
             return
-        item = Announcement(self.t, text, urgent, event, expects)
+        if expects is not None and about is None and self.unread is not None:
+            about = self.unread.t
+        item = Announcement(self.t, text, urgent, event, expects, about)
         self.said.append(item)
         self._unsaid.append(item)
 
@@ -1969,8 +1989,15 @@ class Loop:
         if intent != "pop" or line is None:
             self.doubts = []  # the players have said how the game stands
         elif "pop" in line:
-            if self.unread is None:  # (the value of an unread pop is already in them, as any)
+            if self.unread is None:
                 self._doubts_saw(int(line["pop"]))
+            elif self.unread.denied:
+                # The number answers "was your pop a 3?" "No": the pop is in
+                # them as any value, and now has one. (Not for every number
+                # said while a pop is unread: a number for a pop the camera
+                # never saw, said then, was taken for it: more false calls.)
+                for doubt in self.doubts:
+                    doubt.name_pop(int(line["pop"]), len(self.held_pops))
         else:
             for doubt in self.doubts:
                 doubt.correct_last_pop(int(line["value"]))
