@@ -421,6 +421,9 @@ class Loop:
         self.board_agreed_at: float | None = None
         self.board_stale = False  # the last board must change before it is fed again
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
+        #: While judging again after a voice correction: the board called
+        #: before it (not called a second time).
+        self._called_before: boards.Board | None = None
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
         #: A board that shows the mover's peg far from any count, and since
         #: when: judged only if it stays (see :meth:`_in_transit`).
@@ -831,7 +834,14 @@ class Loop:
         if not miss and self._too_unsure_to_call(whole):
             self._lose_track(whole, whole)
             return
+        called, self._called_before = self._called_before, None
         self.illegal_board = whole
+        if called is not None and boards.same(whole, called, colours):
+            # Called already, and judged again after the players said a
+            # number: still wrong, and the players heard why (said twice, the
+            # second call named the same pegs, in seeded games where the
+            # number answered the loop's question).
+            return
         self._feed({"board": whole}, origin="camera")
 
     def _in_transit(self, whole: boards.Board, expected: boards.Board) -> bool:
@@ -1961,6 +1971,7 @@ class Loop:
         A move made with a pop the camera missed, and waiting for its number,
         is judged first: later boards may already hold the next player's move.
         """
+        self._called_before = self.illegal_board
         self.illegal_board = None
         pending = self.unseen_pop_board
         self.unseen_pop_board = None
@@ -1975,6 +1986,7 @@ class Loop:
             if self.last_board is not None:
                 self._evaluate(self.last_board)
         self._release_pops()
+        self._called_before = None
 
     def voice_changed_game(self, intent: str, line: dict[str, Any] | None = None) -> None:
         """The players changed the game by voice: an unread pop is theirs to settle.

@@ -161,3 +161,20 @@ def test_the_table_answers_the_question_about_the_pop_the_loop_means() -> None:
     assert table.hear(Announcement(15.0, "I did not see Red's pop. Red, say the number you popped, or pop now.")) == []
     assert table.hear(Announcement(15.0, "Green, was your pop a 2?")) == []  # no unread pop of Green's
     assert table.answers == 3
+
+
+def test_a_board_judged_again_after_a_voice_change_is_not_called_twice() -> None:
+    # After the players say a number the loop judges the last board again;
+    # a board it has called already, still wrong, is not called again (in
+    # seeded games the answer to "say the number you popped" repeated a call).
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red cannot move
+    loop.handle(PopSettled(9.0, 3))
+    loop.handle(BoardStable(10.0, board(blue=["track:15", *H3])))
+    assert kinds(loop)[-1] == "illegal"
+    calls = said(speaker).count("That peg moved 5 spaces, but the pop was 3.")
+    loop.reevaluate()
+    assert kinds(loop).count("illegal") == 1 and loop.illegal_board is not None
+    assert said(speaker).count("That peg moved 5 spaces, but the pop was 3.") == calls
+    loop.handle(BoardStable(12.0, board(blue=["track:13", *H3])))  # put right
+    assert kinds(loop)[-2:] == ["move", "turn"]
