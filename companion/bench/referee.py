@@ -44,8 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--answers",
         action="store_true",
-        help="truth source: the players answer the referee's questions about unread pops truthfully, "
-             "1.5 s after each (\"say the number you popped\", \"was your pop a 4?\")",
+        help="the players answer the referee's questions about unread pops truthfully, 1.5 s after each "
+             "(\"say the number you popped\", \"was your pop a 4?\"); video source: with --from-readings only",
     )
     parser.add_argument(
         "--miscounts-stand",
@@ -146,6 +146,11 @@ def run(args: argparse.Namespace) -> int:
         if args.turns < 0:
             raise UserError(f"--turns must be 0 (play to the end) or more, not {args.turns}")
     kinds = _kinds(getattr(args, "messes", ""))
+    if args.source == "video" and args.answers and getattr(args, "from_readings", None) is None:
+        raise UserError("--answers with --source video needs --from-readings DIR (the truth of each pop, "
+                        "which the answers come from, is read from the kept games)")
+    if args.source == "video" and args.miscounts_stand is not None:
+        raise UserError("--miscounts-stand is for the truth source (rendered games use --illegal)")
     if args.source == "video":
         from companion.bench.referee_video import run_video
 

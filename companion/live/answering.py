@@ -22,6 +22,9 @@ from companion.live.observations import Observation, Spoken
 
 #: Seconds from the end of a question to the player's answer.
 ANSWER_DELAY_S = 1.5
+#: A pop the truth has within this many seconds of the time the loop gives
+#: is the pop it asks about (a camera reports a pop a little after it settles).
+SAME_POP_S = 1.5
 
 _CONFIRM = re.compile(r"^(\w+), was your pop a (\d)\?$")
 _NUMBER = re.compile(r"(\w+), say the number you popped")
@@ -40,13 +43,15 @@ class AnsweringTable:
         self.answers = 0
 
     def _truth(self, colour: str, said: Announcement) -> int | None:
-        """The true value of the pop *said* asks about: the one the loop
-        names by its time (the pop the player's move used), else the
-        colour's last unread pop before the question."""
+        """The true value of the pop *said* asks about: the colour's pop
+        nearest the time the loop names (the pop the player's move used;
+        within :data:`SAME_POP_S`), else its last such pop before the
+        question."""
         if said.about is not None:
-            exact = [v for at, c, v in self.unread_truth if c == colour and abs(at - said.about) < 1e-6]
-            if exact:
-                return exact[0]
+            near = [(abs(at - said.about), v) for at, c, v in self.unread_truth
+                    if c == colour and abs(at - said.about) <= SAME_POP_S]
+            if near:
+                return min(near)[1]
         values = [v for at, c, v in self.unread_truth if c == colour and at <= said.t + 1e-9]
         return values[-1] if values else None
 
@@ -69,30 +74,56 @@ class AnsweringTable:
         return []
 
 
+class Answers:
+    """The table's answers to what *loop* says, handed out when their time comes."""
+
+    def __init__(self, loop: Loop, table: AnsweringTable) -> None:
+        self.loop = loop
+        self.table = table
+        self._pending: list[tuple[float, int, Spoken]] = []
+        self._heard = len(loop.said)
+        self._order = 0
+
+    def listen(self) -> None:
+        """Hear what the loop has said since last time; queue the answers."""
+        for item in self.loop.said[self._heard:]:
+            for answer in self.table.hear(item):
+                self._order += 1
+                heapq.heappush(self._pending, (answer.t, self._order, answer))
+        self._heard = len(self.loop.said)
+
+    def due(self, t: float) -> list[Spoken]:
+        """The answers due by *t* (for :func:`companion.live.run.feed_frames`'
+        *commands*: one poll per frame; answers to what they cause come at
+        later polls)."""
+        self.listen()
+        out = []
+        while self._pending and self._pending[0][0] <= t:
+            out.append(heapq.heappop(self._pending)[2])
+        return out
+
+    def answer_until(self, t: float) -> None:
+        """Hand the loop every answer due by *t*, and the answers to those."""
+        self.listen()
+        while self._pending and self._pending[0][0] <= t and self.loop.stage != "over":
+            self.loop.handle(heapq.heappop(self._pending)[2])
+            self.listen()
+
+
 def feed_answering(loop: Loop, observations: Iterable[Observation], table: AnsweringTable) -> None:
     """Hand every observation to the loop in order, with the table's answers
     to what the loop says woven in at their times."""
-    pending: list[tuple[float, int, Spoken]] = []
-    heard = len(loop.said)
-    order = 0
-
-    def listen() -> None:
-        nonlocal heard, order
-        for item in loop.said[heard:]:
-            for answer in table.hear(item):
-                order += 1
-                heapq.heappush(pending, (answer.t, order, answer))
-        heard = len(loop.said)
-
-    def answer_until(t: float) -> None:
-        while pending and pending[0][0] <= t and loop.stage != "over":
-            loop.handle(heapq.heappop(pending)[2])
-            listen()
-
+    answers = Answers(loop, table)
     for obs in observations:
-        answer_until(obs.t)
+        answers.answer_until(obs.t)
         if loop.stage == "over":
             return
         loop.handle(obs)
-        listen()
-    answer_until(float("inf"))
+    answers.answer_until(float("inf"))
+
+
+def pops_of(events: Sequence[dict[str, object]], pop_at: Sequence[float]) -> list[tuple[float, str, int]]:
+    """Every pop of a clip's truth as ``(t, colour, value)`` (a rendered game:
+    which pops the camera fails to read is not known beforehand)."""
+    pops = [e for e in events if e.get("event") == "pop"]
+    return [(t, str(e.get("color", "")), int(str(e.get("value")))) for t, e in zip(pop_at, pops, strict=False)]

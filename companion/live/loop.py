@@ -138,6 +138,9 @@ class LoopSettings:
     #: unknown this long after (the camera often reads it a moment later,
     #: or the move tells it).
     unread_say_s: float = 1.5
+    #: Put a pop worked out from the move to the player ("Blue, was your pop
+    #: a 4?"): only worth asking where someone can answer (a listener).
+    ask_back: bool = True
 
 
 @dataclass
@@ -1423,7 +1426,7 @@ class Loop:
         Not while the camera cannot read the die at all: then the players
         have been told the pops are worked out from the moves, and a
         question after every move would be nagging."""
-        if (inferred is None or self.inferred is not inferred or self.stage != "game"
+        if (not self.settings.ask_back or inferred is None or self.inferred is not inferred or self.stage != "game"
                 or self._die_blind() or inferred.unread.questioned):
             return
         inferred.unread.questioned = True

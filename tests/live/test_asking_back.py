@@ -178,3 +178,42 @@ def test_a_board_judged_again_after_a_voice_change_is_not_called_twice() -> None
     assert said(speaker).count("That peg moved 5 spaces, but the pop was 3.") == calls
     loop.handle(BoardStable(12.0, board(blue=["track:13", *H3])))  # put right
     assert kinds(loop)[-2:] == ["move", "turn"]
+
+
+def test_not_asked_when_nobody_can_answer() -> None:
+    # companion play --no-listen / --no-ask-back, and replays: no question.
+    from test_live_loop import ListRecorder
+
+    from companion.live.loop import LoopSettings
+    from companion.referee import Referee
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, ListRecorder(), LoopSettings(ask_back=False))
+    loop.start([["red"], ["blue"]])
+    for obs in [BoardStable(1.0, board()), PopSettled(2.0, 3), PopSettled(3.0, 5), PopSettled(4.0, 6),
+                BoardStable(5.0, board(blue=["track:8", *H3])), PopSettled(6.0, 2),
+                BoardStable(7.0, board(blue=["track:10", *H3])), PopSettled(8.0, 4), PopUnread(9.0),
+                BoardStable(10.0, board(blue=["track:14", *H3]))]:
+        loop.handle(obs)
+    assert "That move means Blue popped a 4." in said(speaker)
+    assert not any("was your pop" in text for text in said(speaker)) and loop.question is None
+
+
+def test_a_call_counts_while_the_wrong_board_stands() -> None:
+    # A rendered wrong count stands until the table puts it back (the next
+    # board input): the call may come until then, as after asking back.
+    from companion.live.clips import truth_of
+    from companion.live.judge import judge
+
+    wrong = {"board": {"red": ["track:3"]}}
+    frames = [{"time": 1.0, "inputs": [wrong], "events": [{"event": "illegal"}]},
+              {"time": 2.0, "inputs": [], "events": []},
+              {"time": 4.5, "inputs": [{"board": {"red": ["track:1"]}}], "events": []},
+              {"time": 9.0, "inputs": [wrong], "events": [{"event": "illegal"}]}]
+    truth = truth_of(frames)
+    assert truth.illegal_at == [1.0, 9.0] and truth.illegal_until == [4.5, 11.0]
+    late = [(4.0, {"event": "illegal"}), (10.5, {"event": "illegal"})]
+    verdict = judge([], late, illegal_at=truth.illegal_at, illegal_until=truth.illegal_until)
+    assert (verdict.false_illegal, verdict.missed_illegal) == (0, 0)
+    verdict = judge([], late, illegal_at=truth.illegal_at)  # the plain 2 s window
+    assert (verdict.false_illegal, verdict.missed_illegal) == (1, 1)
