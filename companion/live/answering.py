@@ -25,6 +25,9 @@ ANSWER_DELAY_S = 1.5
 #: A pop the truth has within this many seconds of the time the loop gives
 #: is the pop it asks about (a camera reports a pop a little after it settles).
 SAME_POP_S = 1.5
+#: A question names no pop time: the player answers with their last pop
+#: the camera could not read if it was this recent.
+RECENT_S = 10.0
 
 _CONFIRM = re.compile(r"^(\w+), was your pop a (\d)\?$")
 _NUMBER = re.compile(r"(\w+), say the number you popped")
@@ -45,14 +48,16 @@ class AnsweringTable:
     def _truth(self, colour: str, said: Announcement) -> int | None:
         """The true value of the pop *said* asks about: the colour's pop
         nearest the time the loop names (the pop the player's move used;
-        within :data:`SAME_POP_S`), else its last such pop before the
-        question."""
+        within :data:`SAME_POP_S`), else its last such pop in the
+        :data:`RECENT_S` before the question. ``None`` (no answer) when the
+        player has no such pop: asked about a pop they do not know of, a
+        player says nothing the loop can use."""
         if said.about is not None:
             near = [(abs(at - said.about), v) for at, c, v in self.unread_truth
                     if c == colour and abs(at - said.about) <= SAME_POP_S]
             if near:
                 return min(near)[1]
-        values = [v for at, c, v in self.unread_truth if c == colour and at <= said.t + 1e-9]
+        values = [v for at, c, v in self.unread_truth if c == colour and said.t - RECENT_S <= at <= said.t + 1e-9]
         return values[-1] if values else None
 
     def hear(self, said: Announcement) -> list[Spoken]:

@@ -249,15 +249,17 @@ def _echo(loop: Loop, cmd: Spoken) -> str | None:
     player's: the turns went one out and a later move was called out of
     turn). The answer to give, or ``None`` when it is not such an echo."""
     value = cmd.value.get("value")
-    if cmd.intent != "pop" or loop.referee.phase != "pop" or loop.unread is not None:
-        return None  # (a pop seen but not read is waiting for this very number)
+    if cmd.intent != "pop" or loop.referee.phase != "pop" or (loop.unread is not None and loop.unread.asked):
+        return None  # (a pop seen but not read, asked for, is waiting for this very number)
     last = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
     # The last pop, or a pop the loop worked out moments ago after asking
     # the players for it: their answer comes after the loop has
     # settled it from the move, and the next pop, read, is already in (a
-    # seeded game: Blue's answer "five" was fed as Green's pop).
+    # seeded game: Blue's answer "five" was fed as Green's pop), or seen
+    # but not read and not yet asked for (Blue's "five" fed as Yellow's).
     answered = [i for i, asked_at in loop.worked_out_asked[-2:] if cmd.t - asked_at <= ANSWER_S]
-    for index in sorted({i for i in (last, *answered) if i is not None}, reverse=True):
+    candidates = answered if loop.unread is not None else [last, *answered]
+    for index in sorted({i for i in candidates if i is not None}, reverse=True):
         at, event = loop.events[index]
         if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:
             continue
