@@ -278,9 +278,10 @@ class _Question:
     ("Blue, was your pop a 3?"). A "no" takes the guess back and asks for the
     number, so a wrong count made on a pop the camera could not read is
     called instead of taken for the pop it fits; silence, or "yes", lets the
-    guess stand."""
+    guess stand. The guess is an inference from one move, or a catch-up that
+    played the unread pop's move among several seen at once."""
 
-    inferred: _Inferred
+    guess: _Inferred | _CaughtUp
     player: str
     value: int
 
@@ -921,6 +922,9 @@ class Loop:
         self.unseen_pop_board = None
         self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
+        used = next((step.pop for step in way if step.unread and step.move is not None), None)
+        if unread is not None and used is not None:
+            self._ask_inferred(self.caught_up, unread.player, used)
         return True
 
     def _victim_in_hand(self, whole: boards.Board, expected: boards.Board) -> boards.Board | None:
@@ -1112,16 +1116,25 @@ class Loop:
             # and Blue moved on to 18; Red's next move was then called out of
             # turn. A board put right within moments is still taken back.
             return False
+        if not self._undo_catch_up(caught):
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self._judge_again(whole, caught.said)
+        return True
+
+    def _undo_catch_up(self, caught: _CaughtUp) -> bool:
+        """Undo what *caught* fed and hold its pops again (the unread pop it
+        guessed is unresolved once more). Returns whether the referee is back
+        where it was before it."""
         self.caught_up = None
+        self.question = None
         for _ in range(caught.fed):
             self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
         if self.referee.state != caught.state:
-            return False  # cannot happen with the referee's undo; judge the board as it is
+            return False
         self.held_pops = list(caught.held)
         self.unread = caught.unread
         self.before_move = None
         self.illegal_board = None
-        self._judge_again(whole, caught.said)
         return True
 
     def _not_your_turn(self, whole: boards.Board) -> bool:
@@ -1420,18 +1433,20 @@ class Loop:
         self.illegal_board = None
         return True
 
-    def _ask_inferred(self, inferred: _Inferred | None, player: str, value: int) -> None:
+    def _ask_inferred(self, inferred: _Inferred | _CaughtUp | None, player: str, value: int) -> None:
         """Ask the player to confirm a pop worked out from their move (see
         :class:`_Question`), while the guess is still open and the game on.
         Not while the camera cannot read the die at all: then the players
         have been told the pops are worked out from the moves, and a
         question after every move would be nagging."""
-        if (not self.settings.ask_back or inferred is None or self.inferred is not inferred or self.stage != "game"
-                or self._die_blind() or inferred.unread.questioned):
+        unread = inferred.unread if inferred is not None else None
+        if (not self.settings.ask_back or inferred is None or unread is None or self.stage != "game"
+                or not (inferred is self.inferred or inferred is self.caught_up)
+                or self._die_blind() or unread.questioned):
             return
-        inferred.unread.questioned = True
+        unread.questioned = True
         self.question = _Question(inferred, player, value)
-        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no", about=inferred.unread.t)
+        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no", about=unread.t)
         # Asked before the next turn is announced, not after it ("Red's turn.
         # Blue, was your pop a 4?" reads as if Red were asked).
         item = self.said[-1]
@@ -1475,14 +1490,17 @@ class Loop:
             self._say("Thank you.")
             return True
         board = self.last_board
-        if self.inferred is not question.inferred or board is None:
+        guess = question.guess
+        if not (guess is self.inferred or guess is self.caught_up) or board is None:
             self._say(f"It is too late to change {name}'s pop: say referee, undo, to take moves back.")
             return True
-        if not self._undo_inference(question.inferred) or self.unread is None:
+        undone = (self._undo_inference(guess) if isinstance(guess, _Inferred)
+                  else self._undo_catch_up(guess))
+        if not undone or self.unread is None:
             return True
         # The guess's own doubt (any value for this pop) is answered by the
         # players: the number they give is the pop, or the move stands.
-        self.doubts = [d for d in self.doubts if d.state is not question.inferred.state]
+        self.doubts = [d for d in self.doubts if d.state is not guess.state]
         unread = self.unread
         unread.denied.add(question.value)
         unread.denied_at = self.t

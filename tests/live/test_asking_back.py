@@ -217,3 +217,25 @@ def test_a_call_counts_while_the_wrong_board_stands() -> None:
     assert (verdict.false_illegal, verdict.missed_illegal) == (0, 0)
     verdict = judge([], late, illegal_at=truth.illegal_at)  # the plain 2 s window
     assert (verdict.false_illegal, verdict.missed_illegal) == (1, 1)
+
+
+def test_a_catch_up_that_guessed_the_unread_pop_is_asked_back_too() -> None:
+    # Blue's pop unread, Red's 6 read and held, then one board with both
+    # moves: the catch-up plays Blue's 4 and Red's 6, and asks Blue. Blue
+    # popped 5: the board is called, and put right it is played again.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    n = len(loop.events)
+    loop.handle(PopUnread(9.0))
+    loop.handle(PopSettled(10.0, 6))
+    loop.handle(BoardStable(11.0, board(red=["track:1", *H3], blue=["track:14", *H3])))
+    assert "Blue, was your pop a 4?" in said(speaker)
+    assert events_after(loop, n)[:2] == [("pop", 4), ("move", 4)]
+    loop.handle(Spoken(12.5, "no"))
+    assert said(speaker)[-1] == "Then Blue, say the number you popped."
+    loop.handle(Spoken(14.0, "pop", {"value": 5}))
+    assert kinds(loop)[-1] == "illegal"
+    loop.handle(BoardStable(16.0, board(red=["track:1", *H3], blue=["track:15", *H3])))
+    played = [k for k in events_after(loop, n) if k[0] in ("pop", "move")]
+    assert played[-4:] == [("pop", 5), ("move", 5), ("pop", 6), ("move", 6)]
+    assert kinds(loop).count("illegal") == 1
