@@ -86,6 +86,9 @@ def test_the_referees_own_question_hears_a_bare_yes_or_no() -> None:
     assert policy.context(3.0) is Context.LIVE  # answered
     policy.expect_answer(4.0)
     assert _hear(policy, "yes", 5.0, confidence=0.5)[1].action == "ignore"  # still needs confidence
+    # The tail of a table-talk sentence forced onto "no" scores 0.90-0.91;
+    # a real answer 0.98-1.0: a bare answer needs more than a bare command.
+    assert _hear(policy, "no", 5.5, confidence=0.91)[1].action == "ignore"
     _, d = _hear(policy, "yeah", 6.0)
     assert d.action == "apply" and d.command == Command("yes")
     policy.expect_answer(10.0)
