@@ -1923,7 +1923,7 @@ class Loop:
             if origin == "loop" and event.get("event") == "pop":
                 self.worked_out.append(len(self.events))
                 about = self.inferred.unread.t if self.inferred is not None else None
-                asked = [a.t for a in self.said if a.expects == "number" and a.about == about]
+                asked = [a.t for a in self.said[-40:] if a.expects == "number" and a.about == about]
                 if about is not None and asked:
                     self.worked_out_asked.append((len(self.events), asked[-1]))
             self.events.append((self.t, event))
