@@ -88,6 +88,11 @@ def handle_spoken(loop: Loop, cmd: Spoken) -> None:
             return
         loop.say("Start a new game? Say yes or no.")
         return
+    if intent == "pop" and loop.held_denied is not None and isinstance(value.get("value"), int):
+        # The number asked for after "no" to a held pop's guess.
+        loop.answer_held(int(value["value"]))
+        _record(loop, cmd, loop.said[-1].text if loop.said else "")
+        return
     if intent in _CHANGING:
         if loop.stage not in ("game", "check", "over") or loop.referee.state is None:
             loop.say("The game has not started yet.")

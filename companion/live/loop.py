@@ -193,8 +193,6 @@ class _Unread:
     #: and when: a move is not taken for them while the number is awaited.
     denied: set[int] = field(default_factory=set)
     denied_at: float = 0.0
-    #: "Was your pop a ...?" has been asked for this pop (asked once).
-    questioned: bool = False
 
 
 @dataclass
@@ -284,6 +282,19 @@ class _Question:
     guess: _Inferred | _CaughtUp
     player: str
     value: int
+    #: The pop asked about, when it was held behind others and played by a
+    #: catch-up (no :class:`_Unread` of its own).
+    held: PopUnread | None = None
+
+
+@dataclass
+class _HeldDenied:
+    """"No" to a pop a catch-up guessed for an unread pop held behind others:
+    the catch-up is undone and the game waits for that pop's number."""
+
+    pop: PopUnread
+    player: str
+    at: float
 
 
 #: Seconds the loop waits for the number after the player said the pop it
@@ -442,6 +453,8 @@ class Loop:
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
         self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
         self.question: _Question | None = None  # "was your pop a 3?", not yet answered
+        self._questioned: set[float] = set()  # pops (by time) asked about, once each
+        self.held_denied: _HeldDenied | None = None  # "no" to a held pop's guess: its number awaited
         #: Lost track of the game: the last board seen, from which the next
         #: plain move (with a pop seen since) puts the loop back in step.
         self.lost: boards.Board | None = None
@@ -690,6 +703,8 @@ class Loop:
 
     def _evaluate(self, seen: boards.Board) -> None:
         """Act on a stable board that may differ from the game's position."""
+        if self.held_denied is not None:
+            return  # waiting for the number of a held pop the players denied (or the timeout)
         expected = self.referee.position
         colours = list(expected)
         miss = boards.missing(seen, expected)
@@ -892,10 +907,14 @@ class Loop:
         if unread is not None:
             self.unread = None
             self.inferred = None
+        held_guess: tuple[PopUnread, str, int] | None = None  # a held unread pop a move used
         for i, step in enumerate(way):
             if step.pop is not None:
                 if not (i == 0 and unread is not None):
-                    self.held_pops.pop(0)
+                    taken = self.held_pops.pop(0)
+                    if (isinstance(taken, PopUnread) and step.unread and step.move is not None
+                            and held_guess is None):
+                        held_guess = (taken, self.referee.player or "", step.pop)
                 self.before_pop = self.referee.state
                 if step.unread and step.move is None and self._lost_alike(step.pop) > 1:
                     # A pop no peg used, and other values would have been
@@ -925,6 +944,8 @@ class Loop:
         used = next((step.pop for step in way if step.unread and step.move is not None), None)
         if unread is not None and used is not None:
             self._ask_inferred(self.caught_up, unread.player, used)
+        elif unread is None and held_guess is not None:
+            self._ask_inferred(self.caught_up, held_guess[1], held_guess[2], held=held_guess[0])
         return True
 
     def _victim_in_hand(self, whole: boards.Board, expected: boards.Board) -> boards.Board | None:
@@ -1433,26 +1454,29 @@ class Loop:
         self.illegal_board = None
         return True
 
-    def _ask_inferred(self, inferred: _Inferred | _CaughtUp | None, player: str, value: int) -> None:
+    def _ask_inferred(self, inferred: _Inferred | _CaughtUp | None, player: str, value: int,
+                      held: PopUnread | None = None) -> None:
         """Ask the player to confirm a pop worked out from their move (see
         :class:`_Question`), while the guess is still open and the game on.
         Not while the camera cannot read the die at all: then the players
         have been told the pops are worked out from the moves, and a
         question after every move would be nagging."""
         unread = inferred.unread if inferred is not None else None
-        if (not self.settings.ask_back or inferred is None or unread is None or self.stage != "game"
+        pop_t = held.t if held is not None else unread.t if unread is not None else None
+        if (not self.settings.ask_back or inferred is None or pop_t is None or self.stage != "game"
                 or not (inferred is self.inferred or inferred is self.caught_up)
-                or self._die_blind() or unread.questioned):
+                or self._die_blind() or pop_t in self._questioned):
             return
-        unread.questioned = True
-        self.question = _Question(inferred, player, value)
-        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no", about=unread.t)
-        # Asked before the next turn is announced, not after it ("Red's turn.
-        # Blue, was your pop a 4?" reads as if Red were asked).
+        self._questioned.add(pop_t)
+        self.question = _Question(inferred, player, value, held)
+        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no", about=pop_t)
+        # After one move: asked before the next turn is announced, not after
+        # it ("Red's turn. Blue, was your pop a 4?" reads as if Red were
+        # asked). After a catch-up (several moves) it comes last.
         item = self.said[-1]
         turn = next((i for i in range(len(self._unsaid) - 2, -1, -1)
                      if (self._unsaid[i].event or {}).get("event") == "turn"), None)
-        if item.expects == "yes-no" and turn is not None:
+        if isinstance(inferred, _Inferred) and item.expects == "yes-no" and turn is not None:
             self._unsaid.insert(turn, self._unsaid.pop())
             announced = self._unsaid[turn + 1]
             at = next(i for i in range(len(self.said) - 1, -1, -1) if self.said[i] is announced)
@@ -1471,6 +1495,26 @@ class Loop:
             last = self.last_board
             if last is not None and self.stage == "game" and not boards.same(last, pending, list(pending)):
                 self._evaluate(last)
+        self._release_pops()
+
+    def answer_held(self, value: int) -> None:
+        """The number of a held pop the players said was not what the
+        catch-up took it for: it is read now, and the board judged again (a
+        wrong count is called)."""
+        denied, self.held_denied = self.held_denied, None
+        if denied is None:
+            return
+        for i, pop in enumerate(self.held_pops):
+            if pop is denied.pop:
+                self.held_pops[i] = PopSettled(pop.t, value)
+                for doubt in self.doubts:
+                    doubt.name_pop(value, len(self.held_pops) - 1 - i)
+        self._resume_after_held()
+
+    def _resume_after_held(self) -> None:
+        self._release_pops()
+        if self.last_board is not None and self.stage == "game":
+            self._evaluate(self.last_board)
         self._release_pops()
 
     def answer_question(self, yes: bool) -> bool:
@@ -1493,6 +1537,12 @@ class Loop:
         guess = question.guess
         if not (guess is self.inferred or guess is self.caught_up) or board is None:
             self._say(f"It is too late to change {name}'s pop: say referee, undo, to take moves back.")
+            return True
+        if question.held is not None and isinstance(guess, _CaughtUp):
+            if self._undo_catch_up(guess):
+                self.doubts = [d for d in self.doubts if d.state is not guess.state]
+                self.held_denied = _HeldDenied(question.held, question.player, self.t)
+                self._say(f"Then {name}, say the number you popped.", expects="number", about=question.held.t)
             return True
         undone = (self._undo_inference(guess) if isinstance(guess, _Inferred)
                   else self._undo_catch_up(guess))
@@ -1871,7 +1921,7 @@ class Loop:
         )
 
     def _release_pops(self) -> None:
-        while self.held_pops and self._ready_for_pop():
+        while self.held_pops and self._ready_for_pop() and self.held_denied is None:
             if self.unread is not None:
                 # A pop after an unread one with no move between.
                 if not self._unread_without_move():
@@ -2070,6 +2120,11 @@ class Loop:
                 self._say("I cannot read the die from here. I will work the pops out from your moves.")
         if unread is not None and unread.denied and t - unread.denied_at >= ANSWER_WAIT_S:
             self._no_number_after_no(unread)
+        held = self.held_denied
+        if held is not None and t - held.at >= ANSWER_WAIT_S:
+            self.held_denied = None
+            self._say(f"Nobody said {held.player.capitalize()}'s number, so I take the moves as they are.")
+            self._resume_after_held()
         if tm.missing_since is not None and not tm.missing_said and t - tm.missing_since >= self.settings.missing_peg_s:
             tm.missing_said = True
             self._say("I cannot see every peg. Please put each peg back on its hole.")

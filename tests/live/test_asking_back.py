@@ -239,3 +239,40 @@ def test_a_catch_up_that_guessed_the_unread_pop_is_asked_back_too() -> None:
     played = [k for k in events_after(loop, n) if k[0] in ("pop", "move")]
     assert played[-4:] == [("pop", 5), ("move", 5), ("pop", 6), ("move", 6)]
     assert kinds(loop).count("illegal") == 1
+
+
+def test_an_unread_pop_held_behind_another_and_guessed_by_a_catch_up_is_asked_back() -> None:
+    # Blue's 3 read, Red's pop unread and held behind it, then one board with
+    # Blue's move and a red peg out: the catch-up takes Red's pop for a 6 and
+    # asks. Red popped 4: no peg may come out, the board is called; put
+    # right, Blue's move is played and Red's 4 lost.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    n = len(loop.events)
+    loop.handle(PopSettled(9.0, 3))
+    loop.handle(PopUnread(10.0))
+    loop.handle(BoardStable(11.0, board(red=["track:1", *H3], blue=["track:13", *H3])))
+    assert said(speaker)[-1] == "Red, was your pop a 6?"  # last, after the catch-up's moves
+    loop.handle(Spoken(12.5, "no"))
+    assert said(speaker)[-1] == "Then Red, say the number you popped."
+    loop.handle(Tick(13.0))
+    assert "illegal" not in kinds(loop)  # waiting for the number
+    loop.handle(Spoken(14.0, "pop", {"value": 4}))
+    assert kinds(loop)[-1] == "illegal"
+    loop.handle(BoardStable(16.0, board(blue=["track:13", *H3])))
+    assert events_after(loop, n)[-5:] == [("move", 3), ("turn", None), ("pop", 4), ("no-move", 4), ("turn", None)]
+
+
+def test_no_number_for_a_held_pop_lets_the_catch_up_stand() -> None:
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    n = len(loop.events)
+    loop.handle(PopSettled(9.0, 3))
+    loop.handle(PopUnread(10.0))
+    loop.handle(BoardStable(11.0, board(red=["track:1", *H3], blue=["track:13", *H3])))
+    loop.handle(Spoken(12.5, "no"))
+    loop.handle(Tick(12.5 + ANSWER_WAIT_S + 0.5))
+    assert "Nobody said Red's number, so I take the moves as they are." in said(speaker)
+    played = [k for k in events_after(loop, n) if k[0] in ("pop", "move")]
+    assert played[-2:] == [("pop", 6), ("move", 6)] and "illegal" not in kinds(loop)
+    assert said(speaker).count("Red, was your pop a 6?") == 1
