@@ -241,17 +241,24 @@ def test_a_catch_up_that_guessed_the_unread_pop_is_asked_back_too() -> None:
     assert kinds(loop).count("illegal") == 1
 
 
-def test_an_unread_pop_held_behind_another_and_guessed_by_a_catch_up_is_asked_back() -> None:
-    # Blue's 3 read, Red's pop unread and held behind it, then one board with
-    # Blue's move and a red peg out: the catch-up takes Red's pop for a 6 and
-    # asks. Red popped 4: no peg may come out, the board is called; put
-    # right, Blue's move is played and Red's 4 lost.
+def _red_pop_held_behind_blues() -> tuple[Loop, ListSpeaker, int]:
+    """Blue's 3 read, Red's pop unread and held behind it, then one board
+    with Blue's move and a red peg out (a catch-up takes Red's pop for a 6)."""
     loop, speaker, _ = started()
     loop.handle(PopSettled(8.0, 4))
     n = len(loop.events)
     loop.handle(PopSettled(9.0, 3))
     loop.handle(PopUnread(10.0))
     loop.handle(BoardStable(11.0, board(red=["track:1", *H3], blue=["track:13", *H3])))
+    return loop, speaker, n
+
+
+def test_an_unread_pop_held_behind_another_and_guessed_by_a_catch_up_is_asked_back() -> None:
+    # Blue's 3 read, Red's pop unread and held behind it, then one board with
+    # Blue's move and a red peg out: the catch-up takes Red's pop for a 6 and
+    # asks. Red popped 4: no peg may come out, the board is called; put
+    # right, Blue's move is played and Red's 4 lost.
+    loop, speaker, n = _red_pop_held_behind_blues()
     assert said(speaker)[-1] == "Red, was your pop a 6?"  # last, after the catch-up's moves
     loop.handle(Spoken(12.5, "no"))
     assert said(speaker)[-1] == "Then Red, say the number you popped."
@@ -264,12 +271,7 @@ def test_an_unread_pop_held_behind_another_and_guessed_by_a_catch_up_is_asked_ba
 
 
 def test_no_number_for_a_held_pop_lets_the_catch_up_stand() -> None:
-    loop, speaker, _ = started()
-    loop.handle(PopSettled(8.0, 4))
-    n = len(loop.events)
-    loop.handle(PopSettled(9.0, 3))
-    loop.handle(PopUnread(10.0))
-    loop.handle(BoardStable(11.0, board(red=["track:1", *H3], blue=["track:13", *H3])))
+    loop, speaker, n = _red_pop_held_behind_blues()
     loop.handle(Spoken(12.5, "no"))
     loop.handle(Tick(12.5 + ANSWER_WAIT_S + 0.5))
     assert "Nobody said Red's number, so I take the moves as they are." in said(speaker)
