@@ -37,8 +37,10 @@ class AnsweringTable:
     """Players who answer the loop's questions about unread pops.
 
     *unread_truth* lists each pop the camera saw but could not read as
-    ``(t, colour, value)``; the answer names the value of the asked colour's
-    last such pop before the question.
+    ``(t, colour, value)`` (for rendered games, every pop: which ones the
+    camera fails to read is not known beforehand); the answer is about the
+    pop the question names by its time, else the colour's most recent one
+    (see :meth:`_truth`).
     """
 
     def __init__(self, unread_truth: Sequence[tuple[float, str, int]]) -> None:

@@ -91,7 +91,7 @@ def handle_spoken(loop: Loop, cmd: Spoken) -> None:
     if intent == "pop" and loop.held_denied is not None and isinstance(value.get("value"), int):
         # The number asked for after "no" to a held pop's guess.
         loop.answer_held(int(value["value"]))
-        _record(loop, cmd, loop.said[-1].text if loop.said else "")
+        _record_said(loop, cmd)
         return
     if intent in _CHANGING:
         if loop.stage not in ("game", "check", "over") or loop.referee.state is None:
@@ -123,7 +123,7 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
         # Perhaps the answer to the loop's own question ("Blue, was your pop
         # a 3?"); yes or no to nothing is let pass.
         if loop.answer_question(cmd.intent == "yes"):
-            _record(loop, cmd, loop.said[-1].text if loop.said else "")
+            _record_said(loop, cmd)
         return
     if cmd.intent == "no":
         loop.say("All right, the game goes on.")
@@ -357,6 +357,11 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
                 loop.say("Please put the pegs back. " + " ".join(wrong[:2]))
         return
     loop.reevaluate()
+
+
+def _record_said(loop: Loop, cmd: Spoken) -> None:
+    """Record *cmd* with the loop's last sentence as its outcome."""
+    _record(loop, cmd, loop.said[-1].text if loop.said else "")
 
 
 def _record(loop: Loop, cmd: Spoken, outcome: str) -> None:

@@ -1512,6 +1512,8 @@ class Loop:
         self._resume_after_held()
 
     def _resume_after_held(self) -> None:
+        """Play on after a held pop's number came (or did not): the pops
+        held are released and the last board judged with them."""
         self._release_pops()
         if self.last_board is not None and self.stage == "game":
             self._evaluate(self.last_board)
@@ -1538,25 +1540,26 @@ class Loop:
         if not (guess is self.inferred or guess is self.caught_up) or board is None:
             self._say(f"It is too late to change {name}'s pop: say referee, undo, to take moves back.")
             return True
-        if question.held is not None and isinstance(guess, _CaughtUp):
-            if self._undo_catch_up(guess):
-                self.doubts = [d for d in self.doubts if d.state is not guess.state]
-                self.held_denied = _HeldDenied(question.held, question.player, self.t)
-                self._say(f"Then {name}, say the number you popped.", expects="number", about=question.held.t)
-            return True
         undone = (self._undo_inference(guess) if isinstance(guess, _Inferred)
                   else self._undo_catch_up(guess))
-        if not undone or self.unread is None:
+        if not undone:
             return True
         # The guess's own doubt (any value for this pop) is answered by the
         # players: the number they give is the pop, or the move stands.
         self.doubts = [d for d in self.doubts if d.state is not guess.state]
-        unread = self.unread
-        unread.denied.add(question.value)
-        unread.denied_at = self.t
-        unread.asked = unread.moved = unread.said = True
-        self.unseen_pop_board = board
-        self._say(f"Then {name}, say the number you popped.", expects="number")
+        if question.held is not None:
+            # A pop held behind others: nothing is judged until its number.
+            self.held_denied = _HeldDenied(question.held, question.player, self.t)
+        elif self.unread is not None:
+            unread = self.unread
+            unread.denied.add(question.value)
+            unread.denied_at = self.t
+            unread.asked = unread.moved = unread.said = True
+            self.unseen_pop_board = board
+        else:
+            return True
+        about = question.held.t if question.held is not None else None
+        self._say(f"Then {name}, say the number you popped.", expects="number", about=about)
         return True
 
     def _judge_again(self, whole: boards.Board, said_at: int) -> None:
