@@ -44,6 +44,7 @@ from companion.live.catch_up import (
     HISTORY_UNREAD,
     MAX_POPS,
     MAX_UNREAD,
+    leftover_fits,
     only_way,
     pegs_misread_home,
     pips_needed,
@@ -1323,6 +1324,20 @@ class Loop:
             return []
         return [v for v in range(1, 7) if isinstance(read_board(rules_pop(state, v), seen), Move)]
 
+    def _held_pops_unfit(self, value: int, whole: boards.Board) -> bool:
+        """Whether the pops held after the unread one do not fit *whole* if
+        the unread pop was *value* and its move made the board (each held
+        pop must then have been lost but the last: see
+        :func:`catch_up.leftover_fits`)."""
+        state = self.referee.state
+        if not self.held_pops or state is None:
+            return False
+        popped = rules_pop(state, value)
+        move = _reading(popped, whole)
+        if not isinstance(move, Move):
+            return False
+        return not leftover_fits(apply_move(popped, move), values_of(self.held_pops))
+
     def _move_after_unread(self, whole: boards.Board) -> bool:
         """A board changed while a pop the camera could not read is unresolved.
 
@@ -1386,6 +1401,14 @@ class Loop:
             and self._unread_could_be_a_lost_six(whole)
             and (len(self.held_pops) <= 2 or self._catch_up(whole, unread))
         ):
+            return True
+        if len(values) == 1 and self._held_pops_unfit(values[0], whole) and self._catch_up(whole, unread):
+            # The pops seen after the unread one cannot all have come after
+            # that move (one of them had a move to make, and the board shows
+            # none): the board holds later moves too, and the one history in
+            # which they fit is played (a seeded game: Red's unread 2 and 3
+            # both moved, 3 -> 5 -> 8, taken for one 5 and the 3 kept waiting;
+            # Blue's 6 then bumped Red off 8 and was called).
             return True
         if len(values) == 1:
             value = values[0]
