@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.vision.dice.digitnet import LearnedDigits, digit_net, read_digit
 from companion.vision.dice.dome import (
     ACCEPT_LEARNED,
     DEFAULT_DIE_FRACTION,
@@ -112,7 +113,9 @@ class FaceTemplates:
         wrong: dict[int, int] = {}
         unread: list[int] = []
         for value, crop in sorted(crops.items()):
-            reading = self.read(crop, fraction, READ_BACK)
+            # The learned faces alone: this checks that they tell the faces
+            # apart (the net's value is only announced where they confirm it).
+            reading = self.read(crop, fraction, READ_BACK, net=False)
             if reading.value is None:
                 unread.append(value)
             elif reading.value != value:
@@ -134,16 +137,27 @@ class FaceTemplates:
         return FaceBank.of(self.patches)
 
     @cached_property
+    def digits(self) -> LearnedDigits:
+        """These faces as the digit classifier sees them (``digitnet.LearnedDigits``):
+        whether it knows them, and each turned upright to confirm its values."""
+        return LearnedDigits.of(self.patches, digit_net())
+
+    @cached_property
     def middles(self) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
         """The learned faces' middles, for the value check (``learned_search.py``)."""
         return inner_rows(self.patches)
 
     def read(
         self, crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION,
-        accept: Agreement = AGREE,
+        accept: Agreement = AGREE, net: bool = True,
     ) -> DieReading:
         """Read a dome crop with the learned faces.
 
+        First the digit classifier (``digitnet.py``), when *net* and when it
+        knows these faces (:attr:`digits`): its value is announced when
+        it is sure and the learned faces confirm it at the same window
+        (docs/vision-dice.md, "Digit dice: a learned digit classifier").
+        Otherwise, as before the classifier:
         The classifier's thorough search runs with the learned faces
         (``learned_search.py``); its face is announced only when the face's
         middle matches that value best by a clear lead and the template
@@ -153,9 +167,13 @@ class FaceTemplates:
         check reads back at ``READ_BACK``). Figures in docs/vision-dice.md,
         "Learned faces".
         """
+        gray = to_gray(crop_bgr).astype(np.float32)
+        if net:
+            by_net = read_digit(gray, fraction, self.digits)
+            if by_net is not None:
+                return by_net
         match, fine = match_with_image(crop_bgr, fraction, self.faces())
         reading = judge(match, ACCEPT_LEARNED, fraction)
-        gray = to_gray(crop_bgr).astype(np.float32)
         if reading.state == "cocked" or match is None:
             return leaning_or(reading, gray, fraction)
         die_px = fraction * min(gray.shape[:2])
