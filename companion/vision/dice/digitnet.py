@@ -151,7 +151,9 @@ class DigitAcceptance:
     the first classifier with the second's opinion gave 3 wrong values of
     1,200 frames, all hands over the dome leaving part of the die in view,
     each with another value at 0.92-0.94 somewhere in the dome; a rival
-    limit of 0.9 refuses them (0.92 too, with no margin: 0.93 let one in).
+    limit of 0.9 refuses them (0.92 let 2 of them in with the shipped pair;
+    0.88 costs 10 more right reads of 852). The second classifier's opinion
+    (``min_second``) and the learned faces' (``max_learned_gap``): see the doc.
     """
 
     min_probability: float = 0.99

@@ -1,20 +1,27 @@
-"""Train the digit-face classifier (``digitnet.py``) on rendered digit dice in *other fonts*.
+"""Train the digit-face classifiers (``digitnet.py``) on rendered digit dice in *other fonts*.
 
-The command that made the shipped ``digit_faces.npz`` (a few minutes of
-rendering on two processes and about 15 of training on the loaded 2-core
-box)::
+The commands that made the shipped nets (about 4 minutes of rendering on
+two processes, then 8-12 minutes of training each on the loaded 2-core box;
+identical up to floating-point noise). The first (read everywhere; trained
+with hands over the dome as "no face") and the second (asked at the first
+one's window only)::
 
-    python -m companion.vision.dice.train_digitnet \\
-        --settled 300000:303000 --cocked 310000:310600 --pips 320000:320600 \\
+    python -m companion.vision.dice.train_digitnet \
+        --settled 300000:303000 --settled 303000:304500 --cocked 310000:310600 \
+        --hands 330000:331000 --pips 320000:320600 --seed 3 \
         --workers 2 --cache /tmp/digit-train --out companion/vision/dice/digit_faces.npz
+    python -m companion.vision.dice.train_digitnet \
+        --settled 300000:303000 --cocked 310000:310600 --pips 320000:320600 --seed 1 \
+        --workers 2 --cache /tmp/digit-train --out companion/vision/dice/digit_faces_2.npz
 
 **Fonts.** Every training die is drawn in a ``DigitStyle`` drawn from its
 seed (:func:`style_for`): Hershey simplex, plain, complex or triplex, upright
 or italic, at several scales and stroke widths, with or without the bar
 under the 6. Never Hershey duplex, the renderer's default and the
 benchmark's look: the classifier is evaluated on a font it never saw, so
-its figures say something about a real die's digits, not about how well it
-memorised the renderer.
+its figures say more than how well it memorised the renderer (though the
+Hershey fonts share a skeleton; a real die's digits may differ more:
+docs/vision-dice.md, "Digit dice: a learned digit classifier").
 
 **Labels.** Class ``v`` is the digit v *upright* in the canonical patch:
 the die's face cut at its true place (``DomeSample.face_xy``) and at the
