@@ -147,12 +147,13 @@ class DigitAcceptance:
     Set on development digit dice only (seeds 700000-701199, every state,
     the renderer's default font, which the classifiers never saw; faces
     learned as the benchmark learns them): docs/vision-dice.md, "Digit dice:
-    a learned digit classifier". At the pip reader's bars (0.99, rival 0.98)
-    the first classifier with the second's opinion gave 3 wrong values of
-    1,200 frames, all hands over the dome leaving part of the die in view,
-    each with another value at 0.92-0.94 somewhere in the dome; a rival
-    limit of 0.9 refuses them (0.92 let 2 of them in with the shipped pair;
-    0.88 costs 10 more right reads of 852). The second classifier's opinion
+    a learned digit classifier". At the pip reader's rival limit (0.98) the
+    shipped pair gave 4 wrong values in 1,200 frames: two hands over the
+    dome leaving part of the die in view (another value at 0.93-0.94
+    elsewhere in the dome) and two blurred flat dice (a 5 read as 3, a 2 as
+    6; rivals 0.905 and 0.901). A rival limit of 0.9 refuses all four, the
+    blurred ones with almost no margin (0.88 costs 17 of 852 right reads;
+    not taken, see the doc). The second classifier's opinion
     (``min_second``) and the learned faces' (``max_learned_gap``): see the doc.
     """
 
