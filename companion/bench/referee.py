@@ -41,6 +41,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         help="chance that a pop is seen settling but not read (PopUnread), truth source (default 0)",
     )
+    parser.add_argument(
+        "--answers",
+        action="store_true",
+        help="the players answer the referee's questions about unread pops truthfully, 1.5 s after each "
+             "(\"say the number you popped\", \"was your pop a 4?\"); video source: with --from-readings only",
+    )
+    parser.add_argument(
+        "--miscounts-stand",
+        type=float,
+        default=None,
+        metavar="S",
+        help="truth source: a wrong count stands S seconds before it is put right (a miscount nobody "
+             "noticed at once; default: put right within a second)",
+    )
     parser.add_argument("--players", type=int, default=0, choices=(0, 2, 3, 4), help="players per game (0: 2 to 4 by seed)")
     video = parser.add_argument_group("video source")
     video.add_argument("--turns", type=int, default=0, help="stop each rendered game after N turns (0: play to the end)")
@@ -77,21 +91,33 @@ def _kinds(text: str) -> tuple[str, ...]:
 
 
 def _truth_game(
-    seed: int, players: list[str], messy: float, unread: float = 0.0, kinds: tuple[str, ...] | None = None
+    seed: int,
+    players: list[str],
+    messy: float,
+    unread: float = 0.0,
+    kinds: tuple[str, ...] | None = None,
+    answers: bool = False,
+    miscounts_stand: float | None = None,
 ) -> tuple[Any, Any, float, int]:
+    from companion.live.answering import AnsweringTable, feed_answering
     from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.loop import Loop
     from companion.live.run import feed_observations
     from companion.live.scripted import MESSY_KINDS, scripted_game
     from companion.referee import Referee
 
-    game = scripted_game(seed, players, messy=messy, unread=unread, kinds=kinds or MESSY_KINDS)
+    game = scripted_game(seed, players, messy=messy, unread=unread, kinds=kinds or MESSY_KINDS,
+                         miscount_stands_s=miscounts_stand)
     loop = Loop(Referee, SilentSpeaker())
     loop.start(game.players)
     started = time.process_time()
-    feed_observations(loop, game.observations)
+    if answers:
+        feed_answering(loop, game.observations, AnsweringTable(game.unread_truth))
+    else:
+        feed_observations(loop, game.observations)
     spent = time.process_time() - started
-    verdict = judge_loop(loop, game.truth, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at)
+    verdict = judge_loop(loop, game.truth, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at,
+                         illegal_until=game.illegal_until)
     return verdict, game, spent, len(game.observations)
 
 
@@ -104,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--jobs must be at least 1, not {args.jobs}")
     if not 0.0 <= args.unread <= 1.0:
         raise UserError(f"--unread is a chance from 0 to 1, not {args.unread}")
+    if args.miscounts_stand is not None and not 0.0 <= args.miscounts_stand <= 60.0:
+        raise UserError(f"--miscounts-stand is seconds from 0 to 60, not {args.miscounts_stand}")
     if not 0.0 <= getattr(args, "illegal", 0.0) <= 1.0:
         raise UserError(f"--illegal is a chance from 0 to 1, not {args.illegal}")
     if args.source == "video":
@@ -118,6 +146,11 @@ def run(args: argparse.Namespace) -> int:
         if args.turns < 0:
             raise UserError(f"--turns must be 0 (play to the end) or more, not {args.turns}")
     kinds = _kinds(getattr(args, "messes", ""))
+    if args.source == "video" and args.answers and getattr(args, "from_readings", None) is None:
+        raise UserError("--answers with --source video needs --from-readings DIR (the truth of each pop, "
+                        "which the answers come from, is read from the kept games)")
+    if args.source == "video" and args.miscounts_stand is not None:
+        raise UserError("--miscounts-stand is for the truth source (rendered games use --illegal)")
     if args.source == "video":
         from companion.bench.referee_video import run_video
 
@@ -129,7 +162,8 @@ def run(args: argparse.Namespace) -> int:
     messes: dict[str, int] = {}
     failures: list[str] = []
     for seed in range(args.seed, args.seed + args.games):
-        verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread, kinds)
+        verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread, kinds,
+                                             args.answers, args.miscounts_stand)
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
         right += verdict.right
@@ -146,6 +180,10 @@ def run(args: argparse.Namespace) -> int:
             failures.append(f"  seed {seed}: {verdict.first_difference or 'illegal-move calls differ'}")
     games = args.games
     unread = f", unread={args.unread}" if args.unread else ""
+    if args.miscounts_stand is not None:
+        unread += f", wrong counts stand {args.miscounts_stand:g} s"
+    if args.answers:
+        unread += ", players answer the referee's questions"
     print(f"source: truth observations (a perfect camera; measures loop and referee, not vision), messy={args.messy}{unread}")
     print(f"messy hands woven in: {', '.join(f'{k} {v}' for k, v in sorted(messes.items()))}")
     print(f"games: {games}")

@@ -28,6 +28,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--video", type=Path, default=None, help="a video file, played at its own pace")
     options.add_common(parser, default_db=True)
     parser.add_argument("--no-listen", action="store_true", help="do not listen for voice commands")
+    parser.add_argument("--no-ask-back", action="store_true",
+                        help="do not ask a player to confirm a pop worked out from their move "
+                             "(\"Blue, was your pop a 4?\"; never asked with --no-listen)")
     parser.add_argument("--silent", action="store_true", help="print announcements only; no audio")
     parser.add_argument("--fast", action="store_true", help="with --video: do not wait, run as fast as it decodes")
 
@@ -80,6 +83,7 @@ def _stopped_on_fault(exc: Exception, speaker: Any, db: Path | None) -> UserErro
 def run(args: argparse.Namespace) -> int:
     from companion.live.frames import camera_frames, open_camera, video_frames
     from companion.live.listening import VoiceCommands
+    from companion.live.loop import LoopSettings
     from companion.live.run import feed_frames
     from companion.live.session import open_session
 
@@ -118,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
             first=args.first,
             resume=args.resume,
             rerun=args.video is not None,
+            settings=LoopSettings(ask_back=not (args.no_listen or args.no_ask_back)),
         )
         if args.video is not None:
             frames = _paced(video_frames(args.video, session.resume_t), args.fast)
@@ -134,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
             # enrolled voices (companion enroll-voice) check pop corrections
             listener = VoiceCommands(Listener(voices=voices))
             listener.start_microphone()
+            # the loop's questions ("say the number you popped") open the
+            # listener to a bare answer
+            session.loop.on_expect = listener.note_expected
         try:
             feed_frames(
                 session.loop,

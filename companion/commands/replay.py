@@ -66,6 +66,7 @@ def read_observations(path: Path, start_after: float | None = None) -> Iterator[
 
 def run(args: argparse.Namespace) -> int:
     from companion.live.frames import video_frames
+    from companion.live.loop import LoopSettings
     from companion.live.run import feed_frames, feed_observations
     from companion.live.session import open_session
 
@@ -97,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             first=args.first,
             resume=args.resume,
             rerun=True,
+            settings=LoopSettings(ask_back=False),  # nobody listens to a replay's questions
         )
         if path.suffix == ".jsonl":
             feed_observations(session.loop, read_observations(path, session.resume_t), on_event)

@@ -32,6 +32,9 @@ class ClipTruth:
     pop_at: list[float] = field(default_factory=list)
     move_at: list[float] = field(default_factory=list)
     illegal_at: list[float] = field(default_factory=list)
+    #: Until when each illegal board stood (the next board the table made:
+    #: put back, or the right move); a call may come until then.
+    illegal_until: list[float] = field(default_factory=list)
 
 
 def truth_of(frames: Iterable[Any]) -> ClipTruth:
@@ -45,7 +48,10 @@ def truth_of(frames: Iterable[Any]) -> ClipTruth:
         # and the board missed when the two clocks differed by a fraction of
         # a millisecond.
         t = float(ft.time) if hasattr(ft, "time") else float(data["time"])
-        for line in data.get("inputs", []):
+        inputs = data.get("inputs", [])
+        if len(truth.illegal_until) < len(truth.illegal_at) and any("board" in line for line in inputs):
+            truth.illegal_until.append(t)
+        for line in inputs:
             if "setup" in line:
                 truth.setup = dict(line["setup"])
             elif "pop" in line:
@@ -56,6 +62,7 @@ def truth_of(frames: Iterable[Any]) -> ClipTruth:
         if any(e.get("event") == "illegal" for e in events):
             truth.illegal_at.append(t)
         truth.events.extend(events)
+    truth.illegal_until += [t + 2.0 for t in truth.illegal_at[len(truth.illegal_until):]]
     return truth
 
 
@@ -66,11 +73,14 @@ def referee_frames(
     layout: Any = None,
     stream: Any = None,
     speaker: Any = None,
+    answers: Any = None,
 ) -> tuple[Loop, RunStats, ClipTruth]:
     """Referee rendered ``(image, FrameTruth)`` pairs through vision and the loop.
 
     The loop is started with the clip's players and first player; the truth
-    is collected from the same frames as they pass.
+    is collected from the same frames as they pass. With *answers* (an
+    :class:`companion.live.answering.AnsweringTable`), players answer the
+    loop's questions about pops the camera could not read.
     """
     from companion.referee import Referee
     from companion.vision.reader import BoardReader
@@ -91,7 +101,12 @@ def referee_frames(
             truths.append(ft)
             yield Frame(float(ft.time), image)
 
-    stats = feed_frames(loop, images(), stream)
+    commands = None
+    if answers is not None:
+        from companion.live.answering import Answers
+
+        commands = Answers(loop, answers).due
+    stats = feed_frames(loop, images(), stream, commands=commands)
     # The loop stops at its game over, which it may see before the frame the
     # truth records the winning move on: the clip's truth is read to its end
     # (frames not read), or the judge would miss the truth's last events.
@@ -100,7 +115,8 @@ def referee_frames(
 
 
 def judge_clip(loop: Loop, truth: ClipTruth) -> Verdict:
-    return judge_loop(loop, truth.events, illegal_at=truth.illegal_at, pop_at=truth.pop_at, move_at=truth.move_at)
+    return judge_loop(loop, truth.events, illegal_at=truth.illegal_at, pop_at=truth.pop_at, move_at=truth.move_at,
+                      illegal_until=truth.illegal_until)
 
 
 def render_game(
@@ -196,9 +212,11 @@ def run_game(seed: int, players: Sequence[str], keep: Path | None = None,
     return judge_clip(loop, truth), stats, total - stats.seconds
 
 
-def replay_kept_game(path: Path) -> tuple[Verdict, RunStats, float]:
+def replay_kept_game(path: Path, answers: bool = False) -> tuple[Verdict, RunStats, float]:
     """Referee a game kept by :func:`run_game` from its readings alone (the
     loop's and time layer's code as it is now; the reader's as it was then).
+    With *answers*, the players answer the loop's questions about pops the
+    camera could not read (from the kept truth: see :mod:`companion.live.answering`).
     A development tool: the file is a pickle, so only open files you made."""
     from companion.errors import UserError
     from companion.vision.readings import FrameReading
@@ -213,7 +231,14 @@ def replay_kept_game(path: Path) -> tuple[Verdict, RunStats, float]:
     fps = kept.get("fps") or _frame_rate(truths)
     frames = ((None, _Timed(ft, fps)) for ft in truths)
     kept_readings = [FrameReading(**fields) for fields in readings]
-    loop, stats, truth = referee_frames(frames, setup, stream=VisionStream(KeptReader(kept_readings)))
+    table = None
+    if answers:
+        from companion.live.answering import AnsweringTable, pops_of
+
+        whole = truth_of([_Timed(ft, fps) for ft in truths])
+        table = AnsweringTable(pops_of(whole.events, whole.pop_at))
+    loop, stats, truth = referee_frames(frames, setup, stream=VisionStream(KeptReader(kept_readings)),
+                                        answers=table)
     return judge_clip(loop, truth), stats, 0.0
 
 

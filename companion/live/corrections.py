@@ -88,6 +88,11 @@ def handle_spoken(loop: Loop, cmd: Spoken) -> None:
             return
         loop.say("Start a new game? Say yes or no.")
         return
+    if intent == "pop" and loop.held_denied is not None and isinstance(value.get("value"), int):
+        # The number asked for after "no" to a held pop's guess.
+        loop.answer_held(int(value["value"]))
+        _record_said(loop, cmd)
+        return
     if intent in _CHANGING:
         if loop.stage not in ("game", "check", "over") or loop.referee.state is None:
             loop.say("The game has not started yet.")
@@ -115,6 +120,10 @@ def _confirm(loop: Loop, cmd: Spoken) -> None:
     pending = loop.pending_confirm
     loop.pending_confirm = None
     if pending is None:
+        # Perhaps the answer to the loop's own question ("Blue, was your pop
+        # a 3?"); yes or no to nothing is let pass.
+        if loop.answer_question(cmd.intent == "yes"):
+            _record_said(loop, cmd)
         return
     if cmd.intent == "no":
         loop.say("All right, the game goes on.")
@@ -230,6 +239,9 @@ def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
 #: A number said this soon after the game took the same number as the last
 #: pop is that pop confirmed, not the next pop (see :func:`_echo`).
 SPOKEN_ECHO_S = 4.0
+#: A number said within this many seconds of the loop asking for a pop may
+#: be the answer to it, even when the loop has worked the pop out since.
+ANSWER_S = 4.0
 
 
 def _echo(loop: Loop, cmd: Spoken) -> str | None:
@@ -242,18 +254,25 @@ def _echo(loop: Loop, cmd: Spoken) -> str | None:
     player's: the turns went one out and a later move was called out of
     turn). The answer to give, or ``None`` when it is not such an echo."""
     value = cmd.value.get("value")
-    if cmd.intent != "pop" or loop.referee.phase != "pop" or loop.unread is not None:
-        return None  # (a pop seen but not read is waiting for this very number)
-    index = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
-    if index is None:
-        return None
-    at, event = loop.events[index]
-    if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:
-        return None
-    if (loop.pop_seen_at is not None and loop.pop_seen_at > at) or loop.echo_heard == index:
-        return None  # a pop since, or the number said again: it is a pop
-    loop.echo_heard = index
-    return f"Yes: {str(event.get('color', '')).capitalize()} popped {value}."
+    if cmd.intent != "pop" or loop.referee.phase != "pop" or (loop.unread is not None and loop.unread.asked):
+        return None  # (a pop seen but not read, asked for, is waiting for this very number)
+    last = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
+    # The last pop, or a pop the loop worked out moments ago after asking
+    # the players for it: their answer comes after the loop has
+    # settled it from the move, and the next pop, read, is already in (a
+    # seeded game: Blue's answer "five" was fed as Green's pop), or seen
+    # but not read and not yet asked for (Blue's "five" fed as Yellow's).
+    answered = [i for i, asked_at in loop.worked_out_asked[-2:] if cmd.t - asked_at <= ANSWER_S]
+    candidates = answered if loop.unread is not None else [last, *answered]
+    for index in sorted({i for i in candidates if i is not None}, reverse=True):
+        at, event = loop.events[index]
+        if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:
+            continue
+        if (loop.pop_seen_at is not None and loop.pop_seen_at > at) or loop.echo_heard == index:
+            return None  # a pop since, or the number said again: it is a pop
+        loop.echo_heard = index
+        return f"Yes: {str(event.get('color', '')).capitalize()} popped {value}."
+    return None
 
 
 def _same_pop(loop: Loop, cmd: Spoken) -> str | None:
@@ -338,6 +357,11 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
                 loop.say("Please put the pegs back. " + " ".join(wrong[:2]))
         return
     loop.reevaluate()
+
+
+def _record_said(loop: Loop, cmd: Spoken) -> None:
+    """Record *cmd* with the loop's last sentence as its outcome."""
+    _record(loop, cmd, loop.said[-1].text if loop.said else "")
 
 
 def _record(loop: Loop, cmd: Spoken, outcome: str) -> None:

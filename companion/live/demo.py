@@ -169,9 +169,10 @@ def run_demo(
             yield Frame(float(truth.time), image)
             printer.flush()
 
-    def say(who: str, text: str, t: float) -> list[Spoken]:
+    def say(who: str, text: str, t: float, answers_yes_no: bool = False) -> list[Spoken]:
         """*who* says *text*: synthesised, then through the real listener,
-        wake word and all."""
+        wake word and all (a bare yes or no, *answers_yes_no*, as after the
+        loop's own question: ``VoiceCommands.note_expected`` in play)."""
         printer.flush()
         with tempfile.TemporaryDirectory(prefix="companion-demo-") as folder:
             wav = _spoken_wav(text, Path(folder) / "player-says.wav")
@@ -179,6 +180,8 @@ def run_demo(
             if wav is None or listener is None:
                 printer.note(f"(speech synthesis or recognition is unavailable here: {who} says nothing)")
                 return []
+            if answers_yes_no:
+                listener.policy.expect_answer(0.0)
             got = commands_from_wav(listener, wav, t)
         what = "; ".join(f"{s.intent} {s.value}" for s in got) or "nothing it acts on"
         printer.note(f'{who} says "{text}" (synthesised by espeak-ng; the listener hears: {what})')
@@ -187,8 +190,18 @@ def run_demo(
     def commands(t: float) -> list[Spoken]:
         # Asked for a pop the camera could not read (another seed's light),
         # the player says it, as a family would.
-        question = next((item.text for item in loop.said[asked[0]:] if "say the number" in item.text.lower()), None)
+        new = loop.said[asked[0]:]
         asked[0] = len(loop.said)
+        question = next((item.text for item in new if "say the number" in item.text.lower()), None)
+        # Asked to confirm a pop worked out from the move ("Blue, was your
+        # pop a 4?"): yes, or no and then (asked again) the number.
+        check = next((item.text for item in new if item.expects == "yes-no"), None)
+        if check is not None and last_pop[0]:
+            who = check.split(",")[0]
+            named = int(check.rstrip("?").split()[-1])
+            if named != last_pop[0]:
+                heard[0] = True  # owning up to the count: Blue does not then argue the call
+            return say(who, "Yes." if named == last_pop[0] else "No.", t, answers_yes_no=True)
         if question is not None and last_pop[0]:
             who = next((name for name in ("Red", "Blue") if name in question), "The player")
             from companion.voice.grammar import number_word
@@ -298,7 +311,12 @@ def _spoken_wav(text: str, path: Path) -> Path | None:
         samples = synthesise(text, voice="en-us", speed=150)
     except SynthesisUnavailable:
         return None
-    write_wav(path, samples)
+    # With the room's faint hiss before and after, as a microphone hears it:
+    # the endpointer finds a word as short as "No." only against it.
+    import numpy as np
+
+    hiss = np.random.default_rng(len(text)).normal(0.0, 3e-4, 8000).astype(np.float32)
+    write_wav(path, np.concatenate([hiss, samples, hiss, hiss]))
     return path
 
 

@@ -53,8 +53,13 @@ def judge(
     move_at: Sequence[float] = (),
     illegal_window_s: float = 2.0,
     worked_out: Sequence[int] = (),
+    illegal_until: Sequence[float] = (),
 ) -> Verdict:
     """Compare *emitted* ``(t, event)`` pairs with the *truth* events.
+
+    An illegal board shown at ``illegal_at[k]`` must be called within
+    *illegal_window_s*, or until ``illegal_until[k]`` when that is later (a
+    wrong count that stands while the referee asks the player's pop).
 
     *worked_out* holds the indices (in *emitted*) of pops the loop could not
     read and took from the move after them or from the players' word: their
@@ -68,12 +73,13 @@ def judge(
         expected = dict(zip(KEY_FIELDS, want[n], strict=True)) if n < len(want) else "the end"
         seen = dict(zip(KEY_FIELDS, got[n], strict=True)) if n < len(got) else "the end"
         difference = f"event {n}: expected {_short(expected)}, got {_short(seen)}"
+    until = {ti: max(ti + illegal_window_s, end) for ti, end in zip(illegal_at, illegal_until, strict=False)}
     unmatched = list(illegal_at)
     false_illegal = 0
     for t, event in emitted:
         if event.get("event") != "illegal":
             continue
-        match = next((ti for ti in unmatched if ti - 1e-6 <= t <= ti + illegal_window_s), None)
+        match = next((ti for ti in unmatched if ti - 1e-6 <= t <= until.get(ti, ti + illegal_window_s)), None)
         if match is None:
             false_illegal += 1
         else:
@@ -156,6 +162,7 @@ def judge_loop(
     illegal_at: Sequence[float] = (),
     pop_at: Sequence[float] = (),
     move_at: Sequence[float] = (),
+    illegal_until: Sequence[float] = (),
 ) -> Verdict:
     """:func:`judge` on what a loop announced, with its worked-out and passed pops counted."""
     verdict = judge(
@@ -165,6 +172,7 @@ def judge_loop(
         pop_at=pop_at,
         move_at=move_at,
         worked_out=loop.worked_out,
+        illegal_until=illegal_until,
     )
     return replace(verdict, unread_passed=loop.unread_passed)
 

@@ -97,6 +97,23 @@ class VoiceCommands:
         if kind in ("turn", "pop", "move"):
             policy.undo_crosses_turn = kind == "turn"
 
+    def note_expected(self, kind: str) -> None:
+        """The loop asked the table something: hear the answer without the
+        wake word. ``"number"`` ("Blue, say the number you popped"): a bare
+        number is taken as the pop; ``"yes-no"`` ("Blue, was your pop a
+        3?"): a bare yes or no is listened for, for a few seconds. (Without
+        this, the answer "five" to the loop's own question was ignored as
+        table talk unless a pop had been announced in the last ten seconds.)
+        """
+        policy: Any = getattr(self.listener, "policy", None)
+        now = float(getattr(self.listener, "_stream_s", 0.0))
+        if policy is None:
+            return
+        if kind == "number" and hasattr(policy, "expect_pop"):
+            policy.expect_pop(now)
+        elif kind == "yes-no" and hasattr(policy, "expect_answer"):
+            policy.expect_answer(now)
+
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:

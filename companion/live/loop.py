@@ -138,6 +138,9 @@ class LoopSettings:
     #: unknown this long after (the camera often reads it a moment later,
     #: or the move tells it).
     unread_say_s: float = 1.5
+    #: Put a pop worked out from the move to the player ("Blue, was your pop
+    #: a 4?"): only worth asking where someone can answer (a listener).
+    ask_back: bool = True
 
 
 @dataclass
@@ -148,6 +151,12 @@ class Announcement:
     text: str
     urgent: bool = False
     event: dict[str, Any] | None = None
+    #: The answer the loop now waits for ("number", "yes-no"), if any: the
+    #: listener is told when it is said, so a bare "five" or "no" is heard.
+    expects: str | None = None
+    #: When the pop the question is about settled (the camera saw it but
+    #: could not read it), if it is about one.
+    about: float | None = None
 
 
 def _reading(state: State | None, whole: boards.Board) -> Reading | None:
@@ -180,6 +189,10 @@ class _Unread:
     moved: bool = False
     #: Who-goes-first only: play went on without the number; said once.
     lost_track_said: bool = False
+    #: Values the players said it was not ("Blue, was your pop a 3?" "No"),
+    #: and when: a move is not taken for them while the number is awaited.
+    denied: set[int] = field(default_factory=set)
+    denied_at: float = 0.0
 
 
 @dataclass
@@ -243,6 +256,13 @@ class _Doubt:
     def pops(self) -> list[int | None]:
         return [step for step in self.seen if not isinstance(step, dict)]
 
+    def name_pop(self, value: int, later: int) -> None:
+        """The players said the value of a pop the camera could not read,
+        with *later* pops seen since it: that pop is no longer any value."""
+        at = [i for i, step in enumerate(self.seen) if not isinstance(step, dict)]
+        if len(at) > later and self.seen[at[-1 - later]] is None:
+            self.seen[at[-1 - later]] = value
+
     def correct_last_pop(self, value: int) -> None:
         """The players said the last pop was *value*."""
         at = max((i for i, step in enumerate(self.seen) if not isinstance(step, dict)), default=None)
@@ -250,6 +270,36 @@ class _Doubt:
             self.seen[at] = value
 
 
+@dataclass
+class _Question:
+    """The loop asked the player to confirm a pop it worked out from the move
+    ("Blue, was your pop a 3?"). A "no" takes the guess back and asks for the
+    number, so a wrong count made on a pop the camera could not read is
+    called instead of taken for the pop it fits; silence, or "yes", lets the
+    guess stand. The guess is an inference from one move, or a catch-up that
+    played the unread pop's move among several seen at once."""
+
+    guess: _Inferred | _CaughtUp
+    player: str
+    value: int
+    #: The pop asked about, when it was held behind others and played by a
+    #: catch-up (no :class:`_Unread` of its own).
+    held: PopUnread | None = None
+
+
+@dataclass
+class _HeldDenied:
+    """"No" to a pop a catch-up guessed for an unread pop held behind others:
+    the catch-up is undone and the game waits for that pop's number."""
+
+    pop: PopUnread
+    player: str
+    at: float
+
+
+#: Seconds the loop waits for the number after the player said the pop it
+#: worked out was wrong ("Then Blue, say the number you popped").
+ANSWER_WAIT_S = 10.0
 #: Guesses kept open at once (the oldest goes first).
 MAX_DOUBTS = 3
 #: Lost track on a board, then within this many seconds (no pop between)
@@ -294,6 +344,9 @@ class Loop:
         self.recorder = recorder
         self.settings = settings or LoopSettings()
         self.score_sentence = score_sentence
+        #: Told what answer the loop waits for ("number", "yes-no") when it
+        #: asks (the live listener: a bare number or yes/no is then heard).
+        self.on_expect: Callable[[str], None] | None = None
         self.said: list[Announcement] = []
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.stage = "idle"  # idle, opening, check, game, over
@@ -310,6 +363,10 @@ class Loop:
         #: Indices in :attr:`events` of pops the loop worked out itself (the
         #: camera could not read them): announced with the move, not the settle.
         self.worked_out: list[int] = []
+        #: Those of them the players had been asked to say, and when last
+        #: asked (their answer may come after the loop settled the pop
+        #: itself: see corrections._echo).
+        self.worked_out_asked: list[tuple[int, float]] = []
         #: Unread pops settled by passing the turn (no peg moved; value unknown).
         self.unread_passed = 0
         #: Whether the camera read each of the last few pops it saw (False:
@@ -379,6 +436,9 @@ class Loop:
         self.board_agreed_at: float | None = None
         self.board_stale = False  # the last board must change before it is fed again
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
+        #: While judging again after a voice correction: the board called
+        #: before it (not called a second time).
+        self._called_before: boards.Board | None = None
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
         #: A board that shows the mover's peg far from any count, and since
         #: when: judged only if it stays (see :meth:`_in_transit`).
@@ -392,6 +452,9 @@ class Loop:
         self.held_pops: list[PopSettled | PopUnread] = []
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
         self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
+        self.question: _Question | None = None  # "was your pop a 3?", not yet answered
+        self._questioned: set[float] = set()  # pops (by time) asked about, once each
+        self.held_denied: _HeldDenied | None = None  # "no" to a held pop's guess: its number awaited
         #: Lost track of the game: the last board seen, from which the next
         #: plain move (with a pop seen since) puts the loop back in step.
         self.lost: boards.Board | None = None
@@ -552,6 +615,8 @@ class Loop:
         self._finished_places = None
         for item in self._unsaid:
             self.speaker.say(item.text, urgent=item.urgent)
+            if item.expects is not None and self.on_expect is not None:
+                self.on_expect(item.expects)
         self._unsaid.clear()
 
     # -- boards --------------------------------------------------------------
@@ -638,6 +703,8 @@ class Loop:
 
     def _evaluate(self, seen: boards.Board) -> None:
         """Act on a stable board that may differ from the game's position."""
+        if self.held_denied is not None:
+            return  # waiting for the number of a held pop the players denied (or the timeout)
         expected = self.referee.position
         colours = list(expected)
         miss = boards.missing(seen, expected)
@@ -727,7 +794,7 @@ class Loop:
             if self.unseen_pop_board is None or not boards.same(whole, self.unseen_pop_board, colours):
                 self.unseen_pop_board = whole
                 name = (self.referee.player or "").capitalize()
-                self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.")
+                self._say(f"I did not see {name}'s pop. {name}, say the number you popped, or pop now.", expects="number")
             return
         carried = self._victim_in_hand(whole, expected)
         if carried is not None:
@@ -786,7 +853,14 @@ class Loop:
         if not miss and self._too_unsure_to_call(whole):
             self._lose_track(whole, whole)
             return
+        called, self._called_before = self._called_before, None
         self.illegal_board = whole
+        if called is not None and boards.same(whole, called, colours):
+            # Called already, and judged again after the players said a
+            # number: still wrong, and the players heard why (said twice, the
+            # second call named the same pegs, in seeded games where the
+            # number answered the loop's question).
+            return
         self._feed({"board": whole}, origin="camera")
 
     def _in_transit(self, whole: boards.Board, expected: boards.Board) -> bool:
@@ -833,10 +907,14 @@ class Loop:
         if unread is not None:
             self.unread = None
             self.inferred = None
+        held_guess: tuple[PopUnread, str, int] | None = None  # a held unread pop a move used
         for i, step in enumerate(way):
             if step.pop is not None:
                 if not (i == 0 and unread is not None):
-                    self.held_pops.pop(0)
+                    taken = self.held_pops.pop(0)
+                    if (isinstance(taken, PopUnread) and step.unread and step.move is not None
+                            and held_guess is None):
+                        held_guess = (taken, self.referee.player or "", step.pop)
                 self.before_pop = self.referee.state
                 if step.unread and step.move is None and self._lost_alike(step.pop) > 1:
                     # A pop no peg used, and other values would have been
@@ -863,6 +941,11 @@ class Loop:
         self.unseen_pop_board = None
         self._note_missing(boards.gone_home(whole, self.referee.position))
         self._release_pops()
+        used = next((step.pop for step in way if step.unread and step.move is not None), None)
+        if unread is not None and used is not None:
+            self._ask_inferred(self.caught_up, unread.player, used)
+        elif unread is None and held_guess is not None:
+            self._ask_inferred(self.caught_up, held_guess[1], held_guess[2], held=held_guess[0])
         return True
 
     def _victim_in_hand(self, whole: boards.Board, expected: boards.Board) -> boards.Board | None:
@@ -1054,16 +1137,25 @@ class Loop:
             # and Blue moved on to 18; Red's next move was then called out of
             # turn. A board put right within moments is still taken back.
             return False
+        if not self._undo_catch_up(caught):
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self._judge_again(whole, caught.said)
+        return True
+
+    def _undo_catch_up(self, caught: _CaughtUp) -> bool:
+        """Undo what *caught* fed and hold its pops again (the unread pop it
+        guessed is unresolved once more). Returns whether the referee is back
+        where it was before it."""
         self.caught_up = None
+        self.question = None
         for _ in range(caught.fed):
             self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
         if self.referee.state != caught.state:
-            return False  # cannot happen with the referee's undo; judge the board as it is
+            return False
         self.held_pops = list(caught.held)
         self.unread = caught.unread
         self.before_move = None
         self.illegal_board = None
-        self._judge_again(whole, caught.said)
         return True
 
     def _not_your_turn(self, whole: boards.Board) -> bool:
@@ -1227,10 +1319,11 @@ class Loop:
                 unread.lost_track_said = True
                 self._say(
                     "I have lost track of who goes first. Say the number "
-                    f"{unread.player.capitalize()} popped, or whose turn it is."
+                    f"{unread.player.capitalize()} popped, or whose turn it is.",
+                    expects="number",
                 )
             return True
-        values = self._pops_explaining(whole)
+        values = [v for v in self._pops_explaining(whole) if v not in unread.denied]
         if not values:
             if unread.moved:
                 # After a move that several values fit (still unjudged) the
@@ -1275,18 +1368,20 @@ class Loop:
         if len(values) == 1:
             value = values[0]
             self._infer(unread, own_move=True)
+            inferred = self.inferred
             self.unseen_pop_board = None
             self._say(f"That move means {name} popped a {value}.")
             self._feed({"pop": value}, origin="loop", quiet=("pop",))
             if self.referee.phase == "move":
                 self._evaluate(whole)
+            self._ask_inferred(inferred, unread.player, value)
             return True
         unread.moved = True
         self.unseen_pop_board = whole
         if not unread.asked:
             unread.asked = True
             fits = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
-            self._say(f"That move fits a {fits}. {name}, say the number you popped.")
+            self._say(f"That move fits a {fits}. {name}, say the number you popped.", expects="number")
         return True
 
     def _unread_could_be_a_lost_six(self, whole: boards.Board) -> bool:
@@ -1337,17 +1432,134 @@ class Loop:
             # moved on by an unseen 1 after Blue's lost pop: retold as a 5,
             # and Red's next move called a wrong count).
             return False
+        if not self._undo_inference(inferred):
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self._judge_again(whole, inferred.said)
+        return True
+
+    def _undo_inference(self, inferred: _Inferred) -> bool:
+        """Undo what was fed since *inferred* was made and hold its pops
+        again: the unread pop is unresolved once more. Returns whether the
+        referee is back where it was before the guess."""
         self.inferred = None
+        self.question = None
         for _ in range(inferred.fed):
             self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
-        if self.referee.state != before:
-            return False  # cannot happen with the referee's undo; judge the board as it is
+        if self.referee.state != inferred.state:
+            return False
         self.held_pops = inferred.pops + self.held_pops
         self.unread = inferred.unread
         self.unseen_pop_board = None
         self.before_move = None
         self.illegal_board = None
-        self._judge_again(whole, inferred.said)
+        return True
+
+    def _ask_inferred(self, inferred: _Inferred | _CaughtUp | None, player: str, value: int,
+                      held: PopUnread | None = None) -> None:
+        """Ask the player to confirm a pop worked out from their move (see
+        :class:`_Question`), while the guess is still open and the game on.
+        Not while the camera cannot read the die at all: then the players
+        have been told the pops are worked out from the moves, and a
+        question after every move would be nagging."""
+        unread = inferred.unread if inferred is not None else None
+        pop_t = held.t if held is not None else unread.t if unread is not None else None
+        if (not self.settings.ask_back or inferred is None or pop_t is None or self.stage != "game"
+                or not (inferred is self.inferred or inferred is self.caught_up)
+                or self._die_blind() or pop_t in self._questioned):
+            return
+        self._questioned.add(pop_t)
+        self.question = _Question(inferred, player, value, held)
+        self._say(f"{player.capitalize()}, was your pop a {value}?", expects="yes-no", about=pop_t)
+        # After one move: asked before the next turn is announced, not after
+        # it ("Red's turn. Blue, was your pop a 4?" reads as if Red were
+        # asked). After a catch-up (several moves) it comes last.
+        item = self.said[-1]
+        turn = next((i for i in range(len(self._unsaid) - 2, -1, -1)
+                     if (self._unsaid[i].event or {}).get("event") == "turn"), None)
+        if isinstance(inferred, _Inferred) and item.expects == "yes-no" and turn is not None:
+            self._unsaid.insert(turn, self._unsaid.pop())
+            announced = self._unsaid[turn + 1]
+            at = next(i for i in range(len(self.said) - 1, -1, -1) if self.said[i] is announced)
+            self.said.insert(at, self.said.pop())
+
+    def _no_number_after_no(self, unread: _Unread) -> None:
+        """The player said no to the worked-out pop but no number came: the
+        move is taken as the board shows it after all (the referee must not
+        wait for ever on a "no" it may have misheard in table talk)."""
+        unread.denied.clear()
+        unread.moved = False
+        pending, self.unseen_pop_board = self.unseen_pop_board, None
+        self._say(f"Nobody said {unread.player.capitalize()}'s number, so I take the move as it is.")
+        if pending is not None and self.stage == "game":
+            self._evaluate(pending)
+            last = self.last_board
+            if last is not None and self.stage == "game" and not boards.same(last, pending, list(pending)):
+                self._evaluate(last)
+        self._release_pops()
+
+    def answer_held(self, value: int) -> None:
+        """The number of a held pop the players said was not what the
+        catch-up took it for: it is read now, and the board judged again (a
+        wrong count is called)."""
+        denied, self.held_denied = self.held_denied, None
+        if denied is None:
+            return
+        for i, pop in enumerate(self.held_pops):
+            if pop is denied.pop:
+                self.held_pops[i] = PopSettled(pop.t, value)
+                for doubt in self.doubts:
+                    doubt.name_pop(value, len(self.held_pops) - 1 - i)
+        self._resume_after_held()
+
+    def _resume_after_held(self) -> None:
+        """Play on after a held pop's number came (or did not): the pops
+        held are released and the last board judged with them."""
+        self._release_pops()
+        if self.last_board is not None and self.stage == "game":
+            self._evaluate(self.last_board)
+        self._release_pops()
+
+    def answer_question(self, yes: bool) -> bool:
+        """The players answered the loop's question (see :class:`_Question`).
+
+        Returns False when no question was waiting. "No" while the guess is
+        still open takes it back and asks for the number; the move is then
+        judged with the number said (a wrong count is called). Once the game
+        has moved on past the guess, it is too late for that: the players are
+        told how to take moves back instead.
+        """
+        question, self.question = self.question, None
+        if question is None:
+            return False
+        name = question.player.capitalize()
+        if yes:
+            self._say("Thank you.")
+            return True
+        board = self.last_board
+        guess = question.guess
+        if not (guess is self.inferred or guess is self.caught_up) or board is None:
+            self._say(f"It is too late to change {name}'s pop: say referee, undo, to take moves back.")
+            return True
+        undone = (self._undo_inference(guess) if isinstance(guess, _Inferred)
+                  else self._undo_catch_up(guess))
+        if not undone:
+            return True
+        # The guess's own doubt (any value for this pop) is answered by the
+        # players: the number they give is the pop, or the move stands.
+        self.doubts = [d for d in self.doubts if d.state is not guess.state]
+        if question.held is not None:
+            # A pop held behind others: nothing is judged until its number.
+            self.held_denied = _HeldDenied(question.held, question.player, self.t)
+        elif self.unread is not None:
+            unread = self.unread
+            unread.denied.add(question.value)
+            unread.denied_at = self.t
+            unread.asked = unread.moved = unread.said = True
+            self.unseen_pop_board = board
+        else:
+            return True
+        about = question.held.t if question.held is not None else None
+        self._say(f"Then {name}, say the number you popped.", expects="number", about=about)
         return True
 
     def _judge_again(self, whole: boards.Board, said_at: int) -> None:
@@ -1357,7 +1569,8 @@ class Loop:
         four sentences each time: "Red's turn. Red popped 4. ..."). What the
         new history changes is said; the players heard the rest."""
         self._said_before = [a.text for a in self.said[said_at:] if a.event is not None
-                             or a.text.startswith(("That move means", "No peg moved after"))]
+                             or a.text.startswith(("That move means", "No peg moved after"))
+                             or a.expects == "yes-no"]
         try:
             self._evaluate(whole)
         finally:
@@ -1369,7 +1582,7 @@ class Loop:
         if unread is not None and not unread.asked:
             unread.asked = True
             name = unread.player.capitalize()
-            self._say(f"{name}, say the number you popped.")
+            self._say(f"{name}, say the number you popped.", expects="number")
 
     def _begin_unread(self, pop: PopUnread) -> None:
         """The referee is ready for a pop the camera could not read."""
@@ -1380,7 +1593,7 @@ class Loop:
         if self.referee.phase == "first":
             # Who goes first cannot be decided without every value: ask now.
             self.unread.asked = self.unread.said = True
-            self._say(f"I could not read {name}'s pop. {name}, say the number you popped.")
+            self._say(f"I could not read {name}'s pop. {name}, say the number you popped.", expects="number")
         # Otherwise the camera often reads the die a moment later, or the
         # move that follows tells the value: it is said only if still
         # unknown after a while (see _timers), and asked only if needed.
@@ -1711,7 +1924,7 @@ class Loop:
         )
 
     def _release_pops(self) -> None:
-        while self.held_pops and self._ready_for_pop():
+        while self.held_pops and self._ready_for_pop() and self.held_denied is None:
             if self.unread is not None:
                 # A pop after an unread one with no move between.
                 if not self._unread_without_move():
@@ -1762,6 +1975,10 @@ class Loop:
         for event in events:
             if origin == "loop" and event.get("event") == "pop":
                 self.worked_out.append(len(self.events))
+                about = self.inferred.unread.t if self.inferred is not None else None
+                asked = [a.t for a in self.said[-40:] if a.expects == "number" and a.about == about]
+                if about is not None and asked:
+                    self.worked_out_asked.append((len(self.events), asked[-1]))
             self.events.append((self.t, event))
             self._track_places(event)
             if event.get("event") == "move":
@@ -1802,12 +2019,15 @@ class Loop:
 
     # -- speaking ------------------------------------------------------------
 
-    def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None) -> None:
+    def _say(self, text: str, urgent: bool = False, event: dict[str, Any] | None = None,
+             expects: str | None = None, about: float | None = None) -> None:
         if text in self._said_before:
             # Said already, before a guess was taken back (see _judge_again).
             del self._said_before[: self._said_before.index(text) + 1]
             return
-        item = Announcement(self.t, text, urgent, event)
+        if expects is not None and about is None and self.unread is not None:
+            about = self.unread.t
+        item = Announcement(self.t, text, urgent, event, expects, about)
         self.said.append(item)
         self._unsaid.append(item)
 
@@ -1825,6 +2045,7 @@ class Loop:
         A move made with a pop the camera missed, and waiting for its number,
         is judged first: later boards may already hold the next player's move.
         """
+        self._called_before = self.illegal_board
         self.illegal_board = None
         pending = self.unseen_pop_board
         self.unseen_pop_board = None
@@ -1839,6 +2060,7 @@ class Loop:
             if self.last_board is not None:
                 self._evaluate(self.last_board)
         self._release_pops()
+        self._called_before = None
 
     def voice_changed_game(self, intent: str, line: dict[str, Any] | None = None) -> None:
         """The players changed the game by voice: an unread pop is theirs to settle.
@@ -1853,8 +2075,15 @@ class Loop:
         if intent != "pop" or line is None:
             self.doubts = []  # the players have said how the game stands
         elif "pop" in line:
-            if self.unread is None:  # (the value of an unread pop is already in them, as any)
+            if self.unread is None:
                 self._doubts_saw(int(line["pop"]))
+            elif self.unread.denied:
+                # The number answers "was your pop a 3?" "No": the pop is in
+                # them as any value, and now has one. (Not for every number
+                # said while a pop is unread: a number for a pop the camera
+                # never saw, said then, was taken for it: more false calls.)
+                for doubt in self.doubts:
+                    doubt.name_pop(int(line["pop"]), len(self.held_pops))
         else:
             for doubt in self.doubts:
                 doubt.correct_last_pop(int(line["value"]))
@@ -1886,12 +2115,19 @@ class Loop:
             if unread.asked:
                 pass
             elif not self._die_blind():
-                self._say(f"I could not read {unread.player.capitalize()}'s pop.")
+                self._say(f"I could not read {unread.player.capitalize()}'s pop.", expects="number")
             elif not self.die_blind_said:
                 # Said once while the camera keeps failing to read the die,
                 # not after every pop (75 times in a whole rendered game).
                 self.die_blind_said = True
                 self._say("I cannot read the die from here. I will work the pops out from your moves.")
+        if unread is not None and unread.denied and t - unread.denied_at >= ANSWER_WAIT_S:
+            self._no_number_after_no(unread)
+        held = self.held_denied
+        if held is not None and t - held.at >= ANSWER_WAIT_S:
+            self.held_denied = None
+            self._say(f"Nobody said {held.player.capitalize()}'s number, so I take the moves as they are.")
+            self._resume_after_held()
         if tm.missing_since is not None and not tm.missing_said and t - tm.missing_since >= self.settings.missing_peg_s:
             tm.missing_said = True
             self._say("I cannot see every peg. Please put each peg back on its hole.")

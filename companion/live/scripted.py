@@ -56,6 +56,12 @@ class ScriptedGame:
     pop_at: list[float] = field(default_factory=list)
     move_at: list[float] = field(default_factory=list)
     messy: dict[str, int] = field(default_factory=dict)
+    #: Until when each illegal board stands (the call may come until then;
+    #: at least 2 s after it is shown).
+    illegal_until: list[float] = field(default_factory=list)
+    #: Each pop seen but not read: when, whose, and its true value (what a
+    #: player asked "say the number you popped" would answer).
+    unread_truth: list[tuple[float, str, int]] = field(default_factory=list)
 
 
 def bumped_in(events: list[dict[str, Any]]) -> bool:
@@ -95,9 +101,15 @@ def scripted_game(
     kinds: tuple[str, ...] = MESSY_KINDS,
     step_s: float = 2.0,
     unread: float = 0.0,
+    miscount_stands_s: float | None = None,
 ) -> ScriptedGame:
     """A seeded game as observations; *messy* is the chance of a mess per step,
-    *unread* the chance that a settled pop is seen but not read."""
+    *unread* the chance that a settled pop is seen but not read.
+
+    An illegal move (a wrong count) is put right within a second, as a player
+    who notices at once does; with *miscount_stands_s* it stands that many
+    seconds first, as a miscount nobody at the table noticed (put right once
+    the referee has had the time to call it)."""
     rng = random.Random(seed * 7919 + 17)
     # Its own generator, so the same seed gives the same game with or without it.
     unread_rng = random.Random(seed * 104729 + 3)
@@ -115,11 +127,13 @@ def scripted_game(
 
     turns_begun = unread_ok = False  # unread pops only after who-goes-first (see below)
 
-    def settled(at: float, value: int) -> PopSettled | PopUnread:
+    def settled(at: float, value: int, pop_events: list[dict[str, Any]]) -> PopSettled | PopUnread:
         # Who-goes-first pops stay read: an unread one there needs the
         # players' answer (the loop asks and waits), which a script cannot give.
         if unread_ok and unread > 0.0 and unread_rng.random() < unread:
             count["unread-pop"] = count.get("unread-pop", 0) + 1
+            colour = next((str(e["color"]) for e in pop_events if e.get("event") == "pop"), "")
+            game.unread_truth.append((at, colour, value))
             return PopUnread(at)
         return PopSettled(at, value)
 
@@ -148,7 +162,7 @@ def scripted_game(
                 continue
             if mess("cocked"):
                 obs.append(DieCocked(t - 0.5))
-            obs.append(settled(t, int(line["pop"])))
+            obs.append(settled(t, int(line["pop"]), events))
             game.pop_at.append(t)
             if "pop" in nxt_line and not blind:
                 # No peg moved: the vision stream reports the position once
@@ -178,8 +192,12 @@ def scripted_game(
         if mess("illegal"):
             wrong = _wrong_count(board, before, rng)
             if wrong is not None:
-                obs.append(BoardStable(t - 1.0, wrong))
-                game.illegal_at.append(t - 1.0)
+                shown = t - 1.0
+                if miscount_stands_s is not None:
+                    t = shown + miscount_stands_s + 1.0  # the right move once it has stood
+                obs.append(BoardStable(shown, wrong))
+                game.illegal_at.append(shown)
+                game.illegal_until.append(max(shown + 2.0, t - 1.0))
                 if rng.random() < 0.5:
                     obs.append(BoardStable(t - 0.5, before))  # put back first
         bumped = [e for e in events if e.get("event") == "bump"]
@@ -193,7 +211,7 @@ def scripted_game(
             nxt = lines[i + 1][0] if i + 1 < len(lines) else None
             if nxt is not None and "pop" in nxt and mess("early-pop"):
                 # The next player pops while this move is still in the hand.
-                pending_pop = settled(t - 0.3, int(nxt["pop"]))
+                pending_pop = settled(t - 0.3, int(nxt["pop"]), lines[i + 1][1])
                 obs.append(pending_pop)
                 game.pop_at.append(t - 0.3)
             obs.append(BoardStable(t, board))

@@ -29,6 +29,10 @@ from companion.voice.recognisers import NOISY_SNR_DB, Hypothesis
 WAKE_WINDOW_S = 4.0
 CONFIRM_WINDOW_S = 8.0
 POP_WINDOW_S = 10.0
+#: How long a yes/no question of the referee's own is listened for.
+ANSWER_WINDOW_S = 6.0
+#: Confidence floor for a bare yes/no answering it (see Policy._ignored).
+ANSWER_THRESHOLD = 0.93
 
 #: Confidence floors (PocketSphinx grammar-vs-phone-loop ratio) and the
 #: unexplained-speech limit were tuned together on the en-us voice only
@@ -163,6 +167,7 @@ class Policy:
         self._pop_until = -1.0
         self._pending: Command | None = None
         self._pending_until = -1.0
+        self._answer_until = -1.0
         self._last_end = -1e9
         #: Set by the referee: would an undo now cross into an earlier turn?
         self.undo_crosses_turn = False
@@ -170,12 +175,21 @@ class Policy:
     def expect_pop(self, now: float, window: float = POP_WINDOW_S) -> None:
         """The referee expects a pop correction: a bare number is accepted."""
         self._pop_until = now + window
+        self._answer_until = -1.0  # the question before has been overtaken
+
+    def expect_answer(self, now: float, window: float = ANSWER_WINDOW_S) -> None:
+        """The referee asked a yes/no question of its own ("Blue, was your
+        pop a 3?"): a bare yes or no is listened for (the confirmation
+        grammar) for *window* seconds, and passed on as a command."""
+        self._answer_until = now + window
 
     def context(self, now: float) -> Context:
         """The grammar the next utterance should be decoded with."""
         if self._pending is not None and now <= self._pending_until:
             return Context.CONFIRM
         self._pending = None
+        if now <= self._answer_until:
+            return Context.CONFIRM
         if now <= self._awake_until:
             return Context.AWAKE
         if now <= self._pop_until:
@@ -225,8 +239,13 @@ class Policy:
         command = hyp.command(context)
         if command is None:
             return Decision("ignore", reason="not a command" if hyp.text else "nothing recognised")
+        # A bare yes or no to the referee's own question (no confirmation of
+        # ours pending): heard in table talk as the tail of a sentence
+        # (continued speech, confidence 0.90-0.91) where a real answer scores
+        # 0.98-1.0 (docs/voice.md, "Answers to the referee's questions").
+        answering = context is Context.CONFIRM and self._pending is None
         if (onset is not None and onset - last_end < CONTINUATION_GAP_S
-                and context in (Context.LIVE, Context.POP)):
+                and (context in (Context.LIVE, Context.POP) or answering)):
             return Decision("ignore", command,
                             reason=f"continues speech that ended {onset - last_end:.2f} s before")
         woken = hyp.text.startswith(grammar.WAKE_WORD + " ") or context is Context.AWAKE
@@ -240,6 +259,8 @@ class Policy:
         if command.intent == "wake":
             sure = hyp.wake_s is not None and hyp.wake_s >= SURE_WAKE_S
             threshold = min(self.wake_threshold, self.woken_threshold) if sure else self.wake_threshold
+        if answering:
+            threshold = max(threshold, ANSWER_THRESHOLD)
         if hyp.unexplained_s > self.max_unexplained_s:
             return Decision("ignore", command,
                             reason=f"{hyp.unexplained_s:.2f} s of speech outside the grammar")
@@ -269,8 +290,11 @@ class Policy:
         self._awake_until = -1.0
         if context is Context.CONFIRM:
             pending, self._pending = self._pending, None
+            self._answer_until = -1.0
             if command.intent == "yes" and pending is not None:
                 return Decision("apply", pending)
+            if pending is None and command.intent in ("yes", "no"):
+                return Decision("apply", command)  # the answer to the referee's question
             return Decision("cancelled", command if command.intent == "stop" else pending)
         if command.intent in grammar.BARE_INTENTS:
             return Decision("apply", command)

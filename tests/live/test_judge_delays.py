@@ -93,9 +93,9 @@ def test_the_truth_of_a_clip_is_read_to_its_end_when_the_loop_stops_first(monkey
     stream = EndsTheGame()
     real_feed = clips.feed_frames
 
-    def feed(loop: Any, items: Any, s: EndsTheGame) -> Any:
+    def feed(loop: Any, items: Any, s: EndsTheGame, **kw: Any) -> Any:
         s.loop = loop
-        return real_feed(loop, items, s)
+        return real_feed(loop, items, s, **kw)
 
     monkeypatch.setattr(clips, "feed_frames", feed)
     frames = [(None, clips._Timed({"time": k * 0.5, "events": [ev("turn", k)]})) for k in range(6)]

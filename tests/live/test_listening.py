@@ -43,6 +43,9 @@ class FakePolicy:
     def expect_pop(self, now: float) -> None:
         self.expected.append(now)
 
+    def expect_answer(self, now: float) -> None:
+        self.expected.append(-now)
+
 
 class FakeListener:
     def __init__(self) -> None:
@@ -59,6 +62,15 @@ def test_the_policy_learns_what_the_game_expects() -> None:
     assert listener.policy.undo_crosses_turn
     voice.note_event(3.0, {"event": "move"})
     assert not listener.policy.undo_crosses_turn
+
+
+def test_the_loops_questions_open_the_listener_to_a_bare_answer() -> None:
+    listener: Any = FakeListener()
+    voice = VoiceCommands(listener)
+    voice.note_expected("number")  # "Blue, say the number you popped."
+    voice.note_expected("yes-no")  # "Blue, was your pop a 3?"
+    voice.note_expected("something else")
+    assert listener.policy.expected == [12.5, -12.5]
 
 
 def test_a_missing_microphone_is_said_once() -> None:

@@ -76,6 +76,28 @@ def test_a_bare_number_counts_only_while_a_pop_is_expected() -> None:
     assert policy.context(3.0) is Context.LIVE  # the correction was made
 
 
+def test_the_referees_own_question_hears_a_bare_yes_or_no() -> None:
+    # "Blue, was your pop a 3?": yes / no are listened for, bare, and passed on.
+    policy = Policy()
+    assert _hear(policy, "no", 0.0)[1].action == "ignore"  # not in open table talk
+    policy.expect_answer(1.0)
+    context, d = _hear(policy, "no", 2.0)
+    assert context is Context.CONFIRM and d.action == "apply" and d.command == Command("no")
+    assert policy.context(3.0) is Context.LIVE  # answered
+    policy.expect_answer(4.0)
+    assert _hear(policy, "yes", 5.0, confidence=0.5)[1].action == "ignore"  # still needs confidence
+    # The tail of a table-talk sentence forced onto "no" scores 0.90-0.91;
+    # a real answer 0.98-1.0: a bare answer needs more than a bare command.
+    assert _hear(policy, "no", 5.5, confidence=0.91)[1].action == "ignore"
+    _, d = _hear(policy, "yeah", 6.0)
+    assert d.action == "apply" and d.command == Command("yes")
+    policy.expect_answer(10.0)
+    assert policy.context(30.0) is Context.LIVE  # an unanswered question lapses
+    policy.expect_answer(40.0)
+    policy.expect_pop(41.0)  # a later question (the number) overtakes it
+    assert policy.context(42.0) is Context.POP
+
+
 def test_speech_the_grammar_could_not_explain_is_ignored() -> None:
     policy = Policy(max_unexplained_s=0.2)
     context = policy.context(0.0)

@@ -245,3 +245,16 @@ def test_a_finished_command_ends_early_one_that_may_go_on_waits(speech, recognis
     heard = _stream_through(Listener(recogniser=recogniser), stream)
     assert [(h.decision.command, h.ended_early) for h in heard if h.decision.command] == [
         (Command("stop"), False), (Command("status"), True), (Command("undo"), False)]
+
+
+def test_the_answer_to_the_referees_question_is_heard_without_the_wake_word(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    # "Blue, was your pop a 4?" -> "No." / "Yes.": the loop tells the policy
+    # it asked (VoiceCommands.note_expected), and a bare answer is heard.
+    for word, intent in (("No.", "no"), ("Yes.", "yes")):
+        ear = Listener(recogniser=recogniser)
+        assert [h.decision.action for h in _stream_through(ear, np.concatenate(
+            [_quiet(0.8), speech(word, "en-us", 160), _quiet(1.0, 1)]))
+            if h.decision.action != "ignore"] == []  # not asked: table talk
+        ear.policy.expect_answer(ear._stream_s)
+        heard = _stream_through(ear, np.concatenate([_quiet(0.5, 2), speech(word, "en-gb", 160), _quiet(1.0, 3)]))
+        assert [(h.decision.action, h.decision.command) for h in heard] == [("apply", Command(intent))]

@@ -1,0 +1,136 @@
+"""A table of players who answer the referee's questions, for the benchmark.
+
+The scripted games (:mod:`companion.live.scripted`) are fixed streams of
+observations: nobody in them hears the referee. Some of the loop's work
+depends on the players' word, though: asked "Blue, say the number you
+popped" or "Blue, was your pop a 4?", a family answers. :class:`AnsweringTable`
+listens to what the loop says and answers truthfully, :data:`ANSWER_DELAY_S`
+later, from the true value of the player's last pop the camera could not
+read; :func:`feed_answering` merges those answers into the observation
+stream in time order. It measures what asking buys when people answer; it
+does not model a player who mishears, forgets or answers wrongly.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Iterable, Sequence
+
+from companion.live.loop import Announcement, Loop
+from companion.live.observations import Observation, Spoken
+
+#: Seconds from the end of a question to the player's answer.
+ANSWER_DELAY_S = 1.5
+#: A pop the truth has within this many seconds of the time the loop gives
+#: is the pop it asks about (a camera reports a pop a little after it settles).
+SAME_POP_S = 1.5
+#: A question names no pop time: the player answers with their last pop
+#: the camera could not read if it was this recent.
+RECENT_S = 10.0
+
+_CONFIRM = re.compile(r"^(\w+), was your pop a (\d)\?$")
+_NUMBER = re.compile(r"(\w+), say the number you popped")
+
+
+class AnsweringTable:
+    """Players who answer the loop's questions about unread pops.
+
+    *unread_truth* lists each pop the camera saw but could not read as
+    ``(t, colour, value)`` (for rendered games, every pop: which ones the
+    camera fails to read is not known beforehand); the answer is about the
+    pop the question names by its time, else the colour's most recent one
+    (see :meth:`_truth`).
+    """
+
+    def __init__(self, unread_truth: Sequence[tuple[float, str, int]]) -> None:
+        self.unread_truth = sorted(unread_truth)
+        self.answers = 0
+
+    def _truth(self, colour: str, said: Announcement) -> int | None:
+        """The true value of the pop *said* asks about: the colour's pop
+        nearest the time the loop names (the pop the player's move used;
+        within :data:`SAME_POP_S`), else its last such pop in the
+        :data:`RECENT_S` before the question. ``None`` (no answer) when the
+        player has no such pop: asked about a pop they do not know of, a
+        player says nothing the loop can use."""
+        if said.about is not None:
+            near = [(abs(at - said.about), v) for at, c, v in self.unread_truth
+                    if c == colour and abs(at - said.about) <= SAME_POP_S]
+            if near:
+                return min(near)[1]
+        values = [v for at, c, v in self.unread_truth if c == colour and said.t - RECENT_S <= at <= said.t + 1e-9]
+        return values[-1] if values else None
+
+    def hear(self, said: Announcement) -> list[Spoken]:
+        """The answer to *said*, if it asks something the players know."""
+        confirm = _CONFIRM.match(said.text)
+        if confirm:
+            value = self._truth(confirm.group(1).lower(), said)
+            if value is None:
+                return []
+            self.answers += 1
+            return [Spoken(said.t + ANSWER_DELAY_S, "yes" if value == int(confirm.group(2)) else "no")]
+        number = _NUMBER.search(said.text)
+        if number and not said.text.startswith("I did not see"):  # (a pop never seen: the script says it)
+            value = self._truth(number.group(1).lower(), said)
+            if value is None:
+                return []
+            self.answers += 1
+            return [Spoken(said.t + ANSWER_DELAY_S, "pop", {"value": value})]
+        return []
+
+
+class Answers:
+    """The table's answers to what *loop* says, handed out when their time comes."""
+
+    def __init__(self, loop: Loop, table: AnsweringTable) -> None:
+        self.loop = loop
+        self.table = table
+        self._pending: list[tuple[float, int, Spoken]] = []
+        self._heard = len(loop.said)
+        self._order = 0
+
+    def listen(self) -> None:
+        """Hear what the loop has said since last time; queue the answers."""
+        for item in self.loop.said[self._heard:]:
+            for answer in self.table.hear(item):
+                self._order += 1
+                heapq.heappush(self._pending, (answer.t, self._order, answer))
+        self._heard = len(self.loop.said)
+
+    def due(self, t: float) -> list[Spoken]:
+        """The answers due by *t* (for :func:`companion.live.run.feed_frames`'
+        *commands*: one poll per frame; answers to what they cause come at
+        later polls)."""
+        self.listen()
+        out = []
+        while self._pending and self._pending[0][0] <= t:
+            out.append(heapq.heappop(self._pending)[2])
+        return out
+
+    def answer_until(self, t: float) -> None:
+        """Hand the loop every answer due by *t*, and the answers to those."""
+        self.listen()
+        while self._pending and self._pending[0][0] <= t and self.loop.stage != "over":
+            self.loop.handle(heapq.heappop(self._pending)[2])
+            self.listen()
+
+
+def feed_answering(loop: Loop, observations: Iterable[Observation], table: AnsweringTable) -> None:
+    """Hand every observation to the loop in order, with the table's answers
+    to what the loop says woven in at their times."""
+    answers = Answers(loop, table)
+    for obs in observations:
+        answers.answer_until(obs.t)
+        if loop.stage == "over":
+            return
+        loop.handle(obs)
+    answers.answer_until(float("inf"))
+
+
+def pops_of(events: Sequence[dict[str, object]], pop_at: Sequence[float]) -> list[tuple[float, str, int]]:
+    """Every pop of a clip's truth as ``(t, colour, value)`` (a rendered game:
+    which pops the camera fails to read is not known beforehand)."""
+    pops = [e for e in events if e.get("event") == "pop"]
+    return [(t, str(e.get("color", "")), int(str(e.get("value")))) for t, e in zip(pop_at, pops, strict=False)]
