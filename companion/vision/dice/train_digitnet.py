@@ -132,8 +132,12 @@ def _render_chunk(job: tuple[int, int, str, str]) -> tuple[list[NDArray[np.uint8
     for seed in range(first, end):
         style = style_for(seed) if edition == "digits" else None
         try:
-            s = (_render_hidden(seed, edition, style) if state == "hidden"
-                 else render_dome_sample(seed, state=state, edition=edition, digit_style=style))
+            if state == "hidden":
+                s = _render_hidden(seed, edition, style)
+            elif state == "near-hand":
+                s = _render_near_hand(seed, style)
+            else:
+                s = render_dome_sample(seed, state=state, edition=edition, digit_style=style)
         except (MemoryError, ValueError) as exc:
             print(f"render failed for seed {seed} (skipped): {exc}", file=sys.stderr)
             continue
@@ -169,6 +173,49 @@ def _render_hidden(seed: int, edition: str, style: DigitStyle | None) -> Any:
                       None if face is None else face[0], None if face is None else face[1])
 
 
+#: A die is taught as "no face" under a hand over the dome when the hand
+#: covers at least this share of the die's box in the frame (any visible
+#: finger over the die: half a die read wrong is a false call).
+NEAR_HAND_COVERED = 0.02
+
+
+def _render_near_hand(seed: int, style: DigitStyle | None) -> Any:
+    """A settled digit die with a hand reaching into or beside the dome
+    (fingertips within 1.3 dome radii of its centre, at any height and from
+    any side): ``covered`` when the hand hides at least
+    :data:`NEAR_HAND_COVERED` of the die's box (taught as "no face"),
+    otherwise an ordinary settled die beside a hand (taught as its value)."""
+    from dataclasses import replace
+
+    from companion.bench.vision import (
+        _OPENING,
+        DomeSample,
+        _layout,
+        _settled_face,
+        dome_crop_from_camera,
+    )
+    from companion.sim import DieView, Scene, render
+    from companion.sim.scene import HandView
+
+    layout = _layout()
+    rng = np.random.default_rng(seed + 4242)
+    value = int(np.random.default_rng(seed).integers(1, 7))
+    cx, cy = layout.die.center
+    r, a = 1.3 * layout.die.dome_radius_mm * math.sqrt(rng.uniform()), rng.uniform(0, 2 * math.pi)
+    hand = replace(HandView.random(rng, layout), tip_mm=(cx + r * math.cos(a), cy + r * math.sin(a)))
+    scene = Scene.random(seed, layout, size=(1280, 720), hand=hand)
+    frame, truth = render(_OPENING, DieView(value, "settled", "digits", digit_style=style), scene, seed=seed)
+    crop = dome_crop_from_camera(frame, truth.camera, layout)
+    covered = False
+    if truth.hand_mask is not None and truth.die_box is not None:
+        x0, y0, x1, y1 = (int(round(v)) for v in truth.die_box)
+        box = truth.hand_mask[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
+        covered = bool(box.size) and float(np.asarray(box, bool).mean()) >= NEAR_HAND_COVERED
+    face = _settled_face(seed, layout, truth)
+    return DomeSample(seed, crop, value, "settled", "digits", covered,
+                      None if face is None else face[0], None if face is None else face[1])
+
+
 def render_set(seeds: range, state: str, edition: str, cache: Path | None,
                workers: int) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """Crops and rows (seed, value, state index, digits, covered, x, y, angle), cached."""
@@ -194,9 +241,20 @@ def render_set(seeds: range, state: str, edition: str, cache: Path | None,
     return out
 
 
+def motion_blur_px(seed: int) -> float:
+    """The motion blur (px) of the 1280x720 scene rendered with *seed* (``Scene.random``)."""
+    from companion.bench.vision import _layout
+    from companion.sim import Scene
+
+    return float(Scene.random(seed, _layout(), size=(1280, 720)).motion_blur_px)
+
+
 def patches_of(crop: NDArray[np.uint8], row: NDArray[np.float64], rng: np.random.Generator,
-               xs: list[NDArray[np.float32]], ys: list[int]) -> None:
-    """The labelled patches of one crop (see the module doc), appended to *xs*, *ys*."""
+               xs: list[NDArray[np.float32]], ys: list[int], blurred_px: float = 0.0) -> None:
+    """The labelled patches of one crop (see the module doc), appended to *xs*, *ys*.
+
+    With *blurred_px*, a settled digit die in a scene with at least that much
+    motion blur is taught as "no face" where it lies, as a die under a hand."""
     gray = to_gray(crop).astype(np.float32)
     side = min(gray.shape[:2])
     die = DEFAULT_DIE_FRACTION * side
@@ -220,6 +278,8 @@ def patches_of(crop: NDArray[np.uint8], row: NDArray[np.float64], rng: np.random
             made += 1
 
     state, digits, covered = STATES[int(row[2])], bool(row[3]), bool(row[4])
+    if blurred_px and state == "settled" and digits and motion_blur_px(int(row[0])) >= blurred_px:
+        covered = True
     if state == "cocked":
         elsewhere(None, COCKED_NEGATIVES)
         return
@@ -322,8 +382,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed range of leaning digit dice (no-face examples; repeatable)")
     parser.add_argument("--hands", type=_seed_range, action="append", default=[],
                         help="seed range of digit dice under a hand over the dome (no-face examples)")
+    parser.add_argument("--near-hands", type=_seed_range, action="append", default=[],
+                        help="seed range of settled digit dice with a hand reaching into or beside the dome "
+                             "(covered dice as no-face examples, the others as their value)")
     parser.add_argument("--pips", type=_seed_range, action="append", default=[],
                         help="seed range of settled pip dice (no-face examples; repeatable)")
+    parser.add_argument("--blurred-px", type=float, default=0.0,
+                        help="settled digit dice in scenes with at least this much motion blur (px) "
+                             "are taught as no face (default 0: off)")
     parser.add_argument("--workers", type=int, default=2, help="rendering processes (default 2)")
     parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
     parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
@@ -338,12 +404,13 @@ def main(argv: list[str] | None = None) -> int:
     sets: list[tuple[NDArray[np.uint8], NDArray[np.float64]]] = []
     plan = [(s, "settled", "digits") for s in args.settled] + [(s, "cocked", "digits") for s in args.cocked]
     plan += [(s, "hidden", "digits") for s in args.hands]
+    plan += [(s, "near-hand", "digits") for s in args.near_hands]
     plan += [(s, "settled", "pips") for s in args.pips]
     for seeds, state, edition in plan:
         crops, meta = render_set(seeds, state, edition, args.cache, args.workers)
         before = len(xs)
         for crop, row in zip(crops, meta, strict=True):
-            patches_of(crop, row, rng, xs, ys)
+            patches_of(crop, row, rng, xs, ys, args.blurred_px)
         print(f"{state} {edition} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(xs) - before} patches",
               flush=True)
         sets.append((crops, meta))
