@@ -69,3 +69,42 @@ def test_digit_dice_on_development_frames_read_by_the_net_never_wrong() -> None:
     right = sum(s.state == "settled" and r.value == s.value for s, r in readings)
     assert wrong == []
     assert right >= 36  # 43 of 90 frames when written (14 with the learned faces alone)
+
+
+def test_the_hand_check_sees_a_hand_in_the_dome_whatever_the_light() -> None:
+    from companion.vision.dice.digitnet import DIGIT_ACCEPT, foreign_share
+
+    floor = np.full((160, 160, 3), 225, np.uint8)
+    floor[70:90, 70:90] = (200, 215, 220)  # an ivory die
+    floor[76:84, 78:81] = 30  # its digit
+    assert foreign_share(floor) < 0.05
+    warm = (floor.astype(np.float32) * np.array([0.55, 0.8, 1.0])).astype(np.uint8)  # a 2700 K lamp
+    assert foreign_share(warm) < 0.05
+    hand = floor.copy()
+    hand[:, 95:] = (120, 160, 215)  # a hand and arm over the dome's right third
+    assert foreign_share(hand) > DIGIT_ACCEPT.max_foreign
+    assert foreign_share(np.full((160, 160), 200, np.uint8)) is None  # a grey crop cannot tell
+    assert abs(foreign_share(hand) - foreign_share(np.repeat(np.repeat(hand, 2, 0), 2, 1))) < 0.02
+
+
+def test_no_value_while_a_hand_reaches_into_the_dome() -> None:
+    faces = learned_digit_faces()
+    sample = render_dome_sample(700060, state="settled", edition="digits", value=4)
+    assert faces.read(sample.crop, net=True).value == 4
+    covered = sample.crop.copy()
+    covered[:, 100:] = (120, 160, 215)  # a hand beside the die, the die still in view
+    reading = faces.read(covered, net=True)
+    assert reading.value is None and reading.state in ("hidden", "cocked")
+    # The default reader (the learned faces alone) is unchanged by the check.
+    assert faces.read(covered).value == faces.read(covered, net=False).value
+
+
+def test_faint_marks_are_not_read() -> None:
+    from companion.vision.dice.digitnet import marks_contrast
+    from companion.vision.dice.face_search import NetFace
+
+    gray = np.full((160, 160), 230.0, np.float32)
+    face = NetFace(3, 0.999, 0.1, 80.0, 80.0, 0.0, 0.0)
+    assert marks_contrast(gray, face, 26.0) < 0.01
+    gray[72:88, 78:82] = 60.0  # a dark stroke
+    assert marks_contrast(gray, face, 26.0) > 0.5

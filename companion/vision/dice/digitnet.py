@@ -170,6 +170,14 @@ class DigitAcceptance:
     #: The learned face of the value must match the window's middle within this
     #: much correlation of the best-matching learned face (0: it must be the best).
     max_learned_gap: float = 0.15
+    #: The digit's marks must be this much darker than the face around them
+    #: (:func:`marks_contrast`): a blurred or hazed face the features' contrast
+    #: normalisation blows up into a sure digit is not read.
+    min_marks: float = 0.35
+    #: No value at all (from the classifier or the learned faces) while more
+    #: than this share of the dome's inside is not the dome's colour
+    #: (:func:`foreign_share`): a hand reaching into the dome.
+    max_foreign: float = 0.2
 
     def sure_of(self, digit: DigitFace) -> bool:
         face = digit.face
@@ -283,6 +291,47 @@ def second_opinion(gray: FloatImage, face: NetFace, die_px: float, net: FaceNet)
     return float(net.probabilities(features(patch[None]))[0, face.value])
 
 
+#: The hand check looks within this many dome radii of the centre (inside the
+#: dome's wall: the board's print beyond it has every colour) ...
+HAND_ZONE_RADII = 0.9
+#: ... for pixels whose colour (CIELAB a*, b*, 0..255 scale) lies this far
+#: from the dome's median colour: a hand or sleeve, not the white floor, the
+#: ivory die or its digits (whatever the light's colour: the median moves with it).
+HAND_CHROMA = 12.0
+#: The hand check's working size (the board reader's and benchmark's crop).
+HAND_CROP_PX = 160
+
+
+def foreign_share(crop_bgr: NDArray[np.uint8]) -> float | None:
+    """The share of the dome's inside (a square BGR dome crop, any size) whose
+    colour is not the dome's: a hand or arm reaching into it (the dome's floor,
+    the die and its digits are all near one colour under any light). None for
+    a grey crop, which cannot tell."""
+    if crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
+        return None
+    bgr = np.ascontiguousarray(crop_bgr[:, :, :3])
+    if bgr.shape[0] != HAND_CROP_PX or bgr.shape[1] != HAND_CROP_PX:
+        bgr = np.asarray(cv2.resize(bgr, (HAND_CROP_PX, HAND_CROP_PX), interpolation=cv2.INTER_AREA), np.uint8)
+    ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[:, :, 1:].astype(np.float32)
+    centre = (HAND_CROP_PX - 1) / 2.0
+    yy, xx = np.mgrid[:HAND_CROP_PX, :HAND_CROP_PX]
+    inside = np.hypot(xx - centre, yy - centre) < HAND_ZONE_RADII * HAND_CROP_PX / DOME_SPAN_RADII
+    colours = ab[inside]
+    off = np.hypot(*(colours - np.median(colours, axis=0)).T)
+    return float((off > HAND_CHROMA).mean())
+
+
+def marks_contrast(gray: FloatImage, face: NetFace, die_px: float) -> float:
+    """How much darker the digit's marks are than the face around them, at the
+    classifier's window: (90th - 10th percentile) / 90th percentile of the
+    face's middle (the face less ``INNER_TRIM_PX`` a side)."""
+    patch = canonical_patch(gray, face.x, face.y, face.angle_deg, die_px)
+    lo = (CANON_PX - FACE_PX) // 2 + INNER_TRIM_PX
+    hi = lo + FACE_PX - 2 * INNER_TRIM_PX
+    p10, p90 = np.percentile(patch[lo:hi, lo:hi], (10, 90))
+    return float((p90 - p10) / max(float(p90), 1.0))
+
+
 def read_digit(gray: FloatImage, fraction: float, learned: LearnedDigits,
                nets: tuple[FaceNet, FaceNet] | None = None,
                accept: DigitAcceptance = DIGIT_ACCEPT) -> DieReading | None:
@@ -299,6 +348,8 @@ def read_digit(gray: FloatImage, fraction: float, learned: LearnedDigits,
         return None
     face = digit.face
     die_px = fraction * float(min(gray.shape[:2]))
+    if marks_contrast(gray, face, die_px) < accept.min_marks:
+        return None
     if second_opinion(gray, face, die_px, second) < accept.min_second:
         return None
     if learned_gap(gray, face, die_px, learned) > accept.max_learned_gap:

@@ -22,7 +22,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.dice.digitnet import LearnedDigits, digit_net, read_digit
+from companion.vision.dice.digitnet import (
+    DIGIT_ACCEPT,
+    LearnedDigits,
+    digit_net,
+    foreign_share,
+    read_digit,
+)
 from companion.vision.dice.dome import (
     ACCEPT_LEARNED,
     DEFAULT_DIE_FRACTION,
@@ -170,10 +176,24 @@ class FaceTemplates:
         "Learned faces".
         """
         gray = to_gray(crop_bgr).astype(np.float32)
-        if net:
-            by_net = read_digit(gray, fraction, self.digits)
-            if by_net is not None:
-                return by_net
+        if not net:
+            return self._read_learned(crop_bgr, gray, fraction, accept)
+        # A hand reaching into the dome (or a grey crop, which cannot show
+        # one): no value from the classifier nor from the learned faces.
+        foreign = foreign_share(crop_bgr)
+        if foreign is None or foreign > DIGIT_ACCEPT.max_foreign:
+            reading = self._read_learned(crop_bgr, gray, fraction, accept)
+            if foreign is None or reading.value is None:
+                return reading
+            return DieReading.unreadable("hidden", reading.confidence)
+        by_net = read_digit(gray, fraction, self.digits)
+        if by_net is not None:
+            return by_net
+        return self._read_learned(crop_bgr, gray, fraction, accept)
+
+    def _read_learned(self, crop_bgr: NDArray[np.uint8], gray: FloatImage, fraction: float,
+                      accept: Agreement) -> DieReading:
+        """The learned faces' reading (the default reader; see :meth:`read`)."""
         match, fine = match_with_image(crop_bgr, fraction, self.faces())
         reading = judge(match, ACCEPT_LEARNED, fraction)
         if reading.state == "cocked" or match is None:
