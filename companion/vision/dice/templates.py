@@ -155,18 +155,26 @@ class FaceTemplates:
 
     def read(
         self, crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION,
-        accept: Agreement = AGREE, net: bool = False,
+        accept: Agreement = AGREE, net: bool = True,
     ) -> DieReading:
-        """Read a dome crop with the learned faces.
+        """Read a dome crop with the digit classifier, then the learned faces.
 
-        With *net* (not the default), the digit classifier (``digitnet.py``)
-        first, when it knows these faces (:attr:`digits`): its value is
-        announced when it is sure and the learned faces do not contradict it
-        at the same window. Not the default because on fresh development
-        frames (702000-703199, never tuned on) it gave more wrong values
-        than the learned faces alone (docs/vision-dice.md, "Digit dice: a
-        learned digit classifier"). Otherwise, and by default:
-        The classifier's thorough search runs with the learned faces
+        By default (*net*, session 13): no value at all while a hand reaches
+        into the dome (``digitnet.foreign_share`` over
+        ``DIGIT_ACCEPT.max_foreign``; a grey crop, which cannot show one, is
+        read by the learned faces alone); then the digit classifier
+        (``digitnet.py``), when it knows these faces (:attr:`digits`): its
+        value is announced when it is sure, the digit's marks are clear, the
+        second classifier agrees and the learned faces do not contradict it
+        at the same window; where it gives no value, the learned faces read
+        as before. On fresh frames never tuned on (760000-763599) this gave
+        1 wrong value in 3,600 frames against 6 for the learned faces alone,
+        and about three times the right reads (docs/vision-dice.md, "Digit
+        dice: a learned digit classifier").
+
+        With ``net=False`` (the calibration check's read-back), the learned
+        faces alone, as before session 12:
+        the classifier's thorough search runs with the learned faces
         (``learned_search.py``); its face is announced only when the face's
         middle matches that value best by a clear lead and the template
         finder's best match agrees (the same value at the same place, with
@@ -178,8 +186,9 @@ class FaceTemplates:
         gray = to_gray(crop_bgr).astype(np.float32)
         if not net:
             return self._read_learned(crop_bgr, gray, fraction, accept)
-        # A hand reaching into the dome (or a grey crop, which cannot show
-        # one): no value from the classifier nor from the learned faces.
+        # A grey crop cannot show a hand: the learned faces alone, as before.
+        # A hand reaching into the dome: no value from either reader (a
+        # leaning die is still called cocked).
         foreign = foreign_share(crop_bgr)
         if foreign is None or foreign > DIGIT_ACCEPT.max_foreign:
             reading = self._read_learned(crop_bgr, gray, fraction, accept)
@@ -193,7 +202,7 @@ class FaceTemplates:
 
     def _read_learned(self, crop_bgr: NDArray[np.uint8], gray: FloatImage, fraction: float,
                       accept: Agreement) -> DieReading:
-        """The learned faces' reading (the default reader; see :meth:`read`)."""
+        """The learned faces alone (the reader before session 12; see :meth:`read`)."""
         match, fine = match_with_image(crop_bgr, fraction, self.faces())
         reading = judge(match, ACCEPT_LEARNED, fraction)
         if reading.state == "cocked" or match is None:
