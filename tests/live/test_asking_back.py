@@ -278,3 +278,25 @@ def test_no_number_for_a_held_pop_lets_the_catch_up_stand() -> None:
     played = [k for k in events_after(loop, n) if k[0] in ("pop", "move")]
     assert played[-2:] == [("pop", 6), ("move", 6)] and "illegal" not in kinds(loop)
     assert said(speaker).count("Red, was your pop a 6?") == 1
+
+
+def test_a_catch_up_asks_about_the_pop_that_moved_a_peg_along_not_the_six_that_brought_one_out() -> None:
+    # Blue's two pops unread (a 6, then a 5), then one board: a peg out and
+    # 10 -> 16. The catch-up takes both for 6s. A peg can only come out on a
+    # 6; the peg moved along may be a wrong count, so that pop is asked about
+    # (a seeded truth game asked about the 6 and the wrong count stood).
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    n = len(loop.events)
+    loop.handle(PopUnread(9.0))
+    loop.handle(PopUnread(10.0))
+    loop.handle(BoardStable(11.0, board(blue=["track:8", "track:16", "home", "home"])))
+    assert [k for k in events_after(loop, n) if k[0] == "pop"] == [("pop", 6), ("pop", 6)]
+    assert said(speaker).count("Blue, was your pop a 6?") == 1
+    assert loop.question is not None and loop.question.held is not None
+    assert loop.question.held.t == 10.0  # the second pop: the one that moved 10 -> 16
+    loop.handle(Spoken(12.5, "no"))
+    assert said(speaker)[-1] == "Then Blue, say the number you popped."
+    loop.handle(Spoken(14.0, "pop", {"value": 5}))
+    assert kinds(loop)[-1] == "illegal"
+    assert "illegal" not in [k[0] for k in events_after(loop, n)[:-1]]

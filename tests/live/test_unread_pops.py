@@ -319,12 +319,16 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # tenth and three tenths of the pops seen but not read: the loop's
     # guesses about them were the source of false calls (4 and 13 in 20
     # games before session 8's guesses kept open, 1 and 4 after, 0 and 2
-    # since session 10; missed illegal moves 28 and 79 since session 11). Decoding
+    # since session 10; missed illegal moves 28 and 79 since session 11; since
+    # session 13, 1 and 2, and 30 and 79: a catch-up stays open across the
+    # next pop, which on seeds 100-899 took false calls from 30 to 17 and 81
+    # to 54, but here leaves seed 2 out of step after a pop no camera saw,
+    # where before the loop had lost track and followed the board). Decoding
     # is deterministic: the caps are the measured figures, so a regression
     # shows at once (docs/live.md, "Guesses kept open").
     from companion.bench.referee import _players, _truth_game
 
-    for unread, cap, missed_cap in ((0.1, 0, 28), (0.3, 2, 79)):
+    for unread, cap, missed_cap in ((0.1, 1, 30), (0.3, 2, 79)):
         false_calls = missed = 0
         for seed in range(20):
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread)
@@ -619,3 +623,33 @@ def test_a_pop_seen_after_the_number_of_an_unread_pop_was_said_is_the_next_pop()
     loop.handle(BoardStable(10.0, board(blue=["track:13", "home", "home", "home"])))
     loop.handle(PopSettled(10.5, 3))
     assert [e for e in events_after(loop, n) if e[0] == "pop"] == [("pop", 4), ("pop", 3), ("pop", 3)]
+
+
+def test_a_caught_up_board_put_right_as_the_next_player_pops_is_still_taken_back() -> None:
+    # The guessed 3 was a miscount of 4, put right just as Blue pops again
+    # (the pop comes before the board is seen): the catch-up is made again
+    # from before it and Blue's 5 is held and played after, with no call
+    # (seeded truth games: the pop made the catch-up stand, and the board put
+    # right was called a wrong count of the next pop).
+    loop, speaker, n = _caught_up_blue_3()
+    h3 = ["home"] * 3
+    loop.handle(PopSettled(4.7, 5))
+    loop.handle(BoardStable(5.2, {"red": ["track:8", *h3], "blue": ["track:14", *h3]}))
+    assert "That move means Blue popped a 4." in said(speaker)
+    assert "illegal" not in kinds(loop)
+    assert loop.referee.phase == "move" and loop.referee.player == "blue"
+    loop.handle(BoardStable(7.0, {"red": ["track:8", *h3], "blue": ["track:19", *h3]}))
+    moves = [(e["color"], e.get("value")) for _, e in loop.events[n:] if e["event"] == "move"]
+    assert moves[-3:] == [("blue", 4), ("red", 5), ("blue", 5)]
+    assert "illegal" not in kinds(loop)
+
+
+def test_a_wrong_count_on_a_pop_well_after_a_catch_up_is_called() -> None:
+    # Blue pops 3 seconds after the catch-up: play has gone on and the
+    # catch-up stands, so moving 13 -> 14 on the 2 is a wrong count, called.
+    loop, speaker, n = _caught_up_blue_3()
+    h3 = ["home"] * 3
+    loop.handle(PopSettled(7.0, 2))
+    loop.handle(BoardStable(7.5, {"red": ["track:8", *h3], "blue": ["track:14", *h3]}))
+    assert kinds(loop)[-1] == "illegal"
+    assert "That move means Blue popped a 4." not in said(speaker)
