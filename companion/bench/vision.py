@@ -203,8 +203,13 @@ def _layout() -> Any:
 
 
 def render_dome_sample(seed: int, state: str | None = None, edition: str | None = None,
-                       value: int | None = None, **scene_knobs: Any) -> DomeSample:
-    """A seeded rendered 1280x720 frame's dome crop; unset die fields are drawn from the seed."""
+                       value: int | None = None, digit_style: Any = None,
+                       **scene_knobs: Any) -> DomeSample:
+    """A seeded rendered 1280x720 frame's dome crop; unset die fields are drawn from the seed.
+
+    *digit_style* (``companion.sim.textures.DigitStyle``) draws a digit die's
+    numbers in another font (training only; None is the benchmark's look).
+    """
     from companion.sim import DieView, Scene, render
 
     layout = _layout()
@@ -217,7 +222,7 @@ def render_dome_sample(seed: int, state: str | None = None, edition: str | None 
     edition = edition or drawn_edition
     value = value or drawn_value
     scene = Scene.random(seed, layout, size=(1280, 720), **scene_knobs)
-    frame, truth = render(_OPENING, DieView(value, state, edition), scene, seed=seed)
+    frame, truth = render(_OPENING, DieView(value, state, edition, digit_style=digit_style), scene, seed=seed)
     crop = dome_crop_from_camera(frame, truth.camera, layout)
     face = _settled_face(seed, layout, truth) if state == "settled" else None
     return DomeSample(seed, crop, value, state, edition, _die_covered(truth),

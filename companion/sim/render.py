@@ -223,7 +223,8 @@ def render_physical(
         if i >= 0:
             silhouettes[i] = shapes.draw_prepared_peg(img, glare, drawings[i])
         else:
-            die_box = shapes.draw_die(img, cam, layout.die.size_mm, die_centre, die_rot, die.edition, light)
+            die_box = shapes.draw_die(img, cam, layout.die.size_mm, die_centre, die_rot, die.edition, light,
+                                          die.digit_style)
             if die.state == "tumbling" and die_box is not None:
                 _blur_box(img, die_box, k=max(3, int((die_box[2] - die_box[0]) * 0.4)), angle=float(rng.uniform(0, 180)))
             shapes.draw_dome(img, cam, (dcx, dcy), dome_r, light, glare, scene.glare)

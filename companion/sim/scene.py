@@ -16,7 +16,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.layout import Layout
 from companion.sim.camera import Camera, random_camera
-from companion.sim.textures import BOARD_STYLES, TABLE_STYLES
+from companion.sim.textures import BOARD_STYLES, TABLE_STYLES, DigitStyle
 
 DIE_STATES = ("settled", "cocked", "tumbling", "hidden")
 DIE_EDITIONS = ("pips", "digits")
@@ -30,7 +30,9 @@ class DieView:
     against the dome wall, no clear top face: players tap the dome),
     ``tumbling`` (in the air, blurred) or ``hidden`` (a hand covers the dome).
     ``yaw_deg`` turns the die about the vertical; ``offset_mm`` moves it from
-    the dome's centre (None = drawn from the render seed).
+    the dome's centre (None = drawn from the render seed). ``digit_style``
+    changes how a digit die's numbers are drawn (None: the default look; used
+    to train the digit classifier on other fonts than it is tested on).
     """
 
     value: int
@@ -38,6 +40,7 @@ class DieView:
     edition: str = "pips"
     yaw_deg: float | None = None
     offset_mm: tuple[float, float] | None = None
+    digit_style: DigitStyle | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.value, bool) or not isinstance(self.value, int) or not 1 <= self.value <= 6:

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.sim.camera import Camera
-from companion.sim.textures import DIE_TEX, die_face
+from companion.sim.textures import DIE_TEX, DigitStyle, die_face
 
 FloatArray = NDArray[Any]
 Image = NDArray[Any]
@@ -215,9 +215,13 @@ def die_corners(size: float, centre: FloatArray, rot: FloatArray) -> FloatArray:
 
 
 def draw_die(
-    img: Image, cam: Camera, size: float, centre: FloatArray, rot: FloatArray, edition: str, light: FloatArray
+    img: Image, cam: Camera, size: float, centre: FloatArray, rot: FloatArray, edition: str, light: FloatArray,
+    style: DigitStyle | None = None,
 ) -> tuple[int, int, int, int] | None:
-    """Draw the die's visible faces (textured, shaded); return its pixel box (ideal)."""
+    """Draw the die's visible faces (textured, shaded); return its pixel box (ideal).
+
+    *style*: how a digit die's numbers are drawn (None: the default look).
+    """
     eye = cam.position
     h = size / 2
     box = None
@@ -240,7 +244,7 @@ def draw_die(
         x1c, y1c = min(x1, img.shape[1]), min(y1, img.shape[0])
         if x1c <= x0c or y1c <= y0c:
             continue
-        tex = die_face(value, edition)
+        tex = die_face(value, edition, style)
         src = np.array([[0, 0], [DIE_TEX, 0], [DIE_TEX, DIE_TEX], [0, DIE_TEX]], np.float32)
         dst = (quad - [x0c, y0c]).astype(np.float32)
         m = cv2.getPerspectiveTransform(src, dst)

@@ -223,20 +223,48 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 DIE_TEX = 96
 
 
-@lru_cache(maxsize=16)
-def die_face(value: int, edition: str = "pips") -> Image:
-    """One die face (``DIE_TEX`` px square): ivory plastic, black pips or a digit."""
+@dataclass(frozen=True)
+class DigitStyle:
+    """How a digit die's numbers are drawn (``die_face``, edition ``digits``).
+
+    The default is the look every rendered digit die has always had (the
+    benchmark's). Other styles exist so that a digit classifier can be
+    trained on fonts it will *not* be evaluated on (docs/vision-dice.md,
+    "Digit dice: a learned digit classifier"): a net trained and tested on
+    one font would only show that it memorised the renderer.
+    """
+
+    font: int = cv2.FONT_HERSHEY_DUPLEX
+    scale: float = 2.2
+    thickness: int = 5
+    #: Draw the bar under the 6 (and 9) that tells it from an upside-down 9.
+    underline: bool = True
+    #: Slant the digit (``cv2.FONT_ITALIC``).
+    italic: bool = False
+
+
+DEFAULT_DIGIT_STYLE = DigitStyle()
+
+
+@lru_cache(maxsize=64)
+def die_face(value: int, edition: str = "pips", style: DigitStyle | None = None) -> Image:
+    """One die face (``DIE_TEX`` px square): ivory plastic, black pips or a digit.
+
+    *style* changes how a digit is drawn (None: ``DEFAULT_DIGIT_STYLE``);
+    pip faces ignore it.
+    """
     n = DIE_TEX
     img = np.full((n, n, 3), (225, 238, 243), np.uint8)
     # Darker bevel at the edges of the face, as a rounded cube shows.
     for k, shade in enumerate((170, 195, 215)):
         cv2.rectangle(img, (k * 2, k * 2), (n - 1 - k * 2, n - 1 - k * 2), (shade, shade + 8, shade + 12), 2)
     if edition == "digits":
+        st = style or DEFAULT_DIGIT_STYLE
         text = str(value)
-        font = cv2.FONT_HERSHEY_DUPLEX
-        (tw, th), _ = cv2.getTextSize(text, font, 2.2, 5)
-        cv2.putText(img, text, ((n - tw) // 2, (n + th) // 2), font, 2.2, (25, 25, 25), 5, cv2.LINE_AA)
-        if value in (6, 9):
+        font = st.font | (cv2.FONT_ITALIC if st.italic else 0)
+        (tw, th), _ = cv2.getTextSize(text, font, st.scale, st.thickness)
+        cv2.putText(img, text, ((n - tw) // 2, (n + th) // 2), font, st.scale, (25, 25, 25), st.thickness, cv2.LINE_AA)
+        if value in (6, 9) and st.underline:
             cv2.line(img, (n // 2 - 14, n - 14), (n // 2 + 14, n - 14), (25, 25, 25), 3, cv2.LINE_AA)
     else:
         step = n / 4
