@@ -65,9 +65,9 @@ from companion.vision.dice.canonical import (
 )
 from companion.vision.dice.digitnet import AllTurns
 from companion.vision.dice.dome import DEFAULT_DIE_FRACTION, DOME_SPAN_RADII
-from companion.vision.dice.facenet import CLASSES, NO_FACE, FaceNet
+from companion.vision.dice.facenet import NO_FACE, FaceNet
 from companion.vision.dice.photo import to_gray
-from companion.vision.dice.train_facenet import HIDDEN, STATES, _layers, augment, train
+from companion.vision.dice.train_facenet import HIDDEN, STATES, _layers, train_two_rounds
 
 #: Quarter turns from the die's yaw to its digit upright in the canonical
 #: patch, per value on top: the renderer fixes each face's texture axes to
@@ -414,19 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{state} {edition} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(xs) - before} patches",
               flush=True)
         sets.append((crops, meta))
-    x = features(augment(np.stack(xs).astype(np.float32), rng))
-    y = np.asarray(ys, np.int64)
-    print(f"round 1: training on {len(y)} patches: " + ", ".join(
-        f"{c}: {int((y == c).sum())}" for c in range(CLASSES)), flush=True)
-    net = train(x, y, args.hidden, args.epochs, rng)
-    hard: list[NDArray[np.float32]] = []
-    for crops, meta in sets:
-        hard += hard_negatives(net, crops, meta)
-    print(f"round 2: {len(hard)} hard negatives added", flush=True)
-    if hard:
-        x = np.concatenate([x, features(augment(np.stack(hard), rng))])
-        y = np.concatenate([y, np.full(len(hard), NO_FACE, np.int64)])
-        net = train(x, y, args.hidden, args.epochs, rng)
+    net = train_two_rounds(xs, ys, sets, hard_negatives, args.hidden, args.epochs, rng)
     net.save(args.out)
     print(f"wrote {args.out}")
     return 0

@@ -28,6 +28,7 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -276,6 +277,35 @@ def augment(patches: NDArray[np.float32], rng: np.random.Generator) -> NDArray[n
     return out
 
 
+#: Mines a trained net's sure mistakes off the true face in one set of crops (``hard_negatives``).
+Miner = Callable[[FaceNet, NDArray[np.uint8], NDArray[np.float64]], list[NDArray[np.float32]]]
+
+
+def train_two_rounds(
+    xs: list[NDArray[np.float32]], ys: list[int],
+    sets: list[tuple[NDArray[np.uint8], NDArray[np.float64]]], mine: Miner,
+    hidden: tuple[int, ...], epochs: int, rng: np.random.Generator,
+) -> FaceNet:
+    """Train on the patches *xs* (labels *ys*, augmented), then once more
+    with the windows *mine* finds the first net sure of off the true face in
+    each of *sets* added as "no face": the same recipe for the pip and the
+    digit classifiers."""
+    x = features(augment(np.stack(xs).astype(np.float32), rng))
+    y = np.asarray(ys, np.int64)
+    print(f"round 1: training on {len(y)} patches: " + ", ".join(
+        f"{c}: {int((y == c).sum())}" for c in range(CLASSES)), flush=True)
+    net = train(x, y, hidden, epochs, rng)
+    hard: list[NDArray[np.float32]] = []
+    for crops, meta in sets:
+        hard += mine(net, crops, meta)
+    print(f"round 2: {len(hard)} hard negatives added", flush=True)
+    if hard:
+        x = np.concatenate([x, features(augment(np.stack(hard), rng))])
+        y = np.concatenate([y, np.full(len(hard), NO_FACE, np.int64)])
+        net = train(x, y, hidden, epochs, rng)
+    return net
+
+
 def train(x: NDArray[np.float32], y: NDArray[np.int64], hidden: tuple[int, ...], epochs: int,
           rng: np.random.Generator, classes: int = CLASSES) -> FaceNet:
     """Softmax MLP by minibatch Adam, with a little weight decay."""
@@ -366,20 +396,7 @@ def main(argv: list[str] | None = None) -> int:
         kind = "640x480" if small else "1280x720"
         print(f"{state} {kind} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(px)} patches", flush=True)
         sets.append((crops, meta))
-    patches = augment(np.stack(xs).astype(np.float32), rng)
-    x = features(patches)
-    y = np.asarray(ys, np.int64)
-    print(f"round 1: training on {len(y)} patches: " + ", ".join(
-        f"{c}: {int((y == c).sum())}" for c in range(CLASSES)), flush=True)
-    net = train(x, y, args.hidden, args.epochs, rng)
-    hard: list[NDArray[np.float32]] = []
-    for crops, meta in sets:
-        hard += hard_negatives(net, crops, meta)
-    print(f"round 2: {len(hard)} hard negatives added", flush=True)
-    if hard:
-        x = np.concatenate([x, features(augment(np.stack(hard), rng))])
-        y = np.concatenate([y, np.full(len(hard), NO_FACE, np.int64)])
-        net = train(x, y, args.hidden, args.epochs, rng)
+    net = train_two_rounds(xs, ys, sets, hard_negatives, args.hidden, args.epochs, rng)
     net.save(args.out)
     print(f"wrote {args.out}")
     return 0
