@@ -65,9 +65,16 @@ from companion.vision.dice.canonical import (
 )
 from companion.vision.dice.digitnet import AllTurns
 from companion.vision.dice.dome import DEFAULT_DIE_FRACTION, DOME_SPAN_RADII
+from companion.vision.dice.face_search import Scan
 from companion.vision.dice.facenet import NO_FACE, FaceNet
 from companion.vision.dice.photo import to_gray
-from companion.vision.dice.train_facenet import HIDDEN, STATES, _layers, train_two_rounds
+from companion.vision.dice.train_facenet import (
+    HIDDEN,
+    STATES,
+    _layers,
+    mine_windows,
+    train_two_rounds,
+)
 
 #: Quarter turns from the die's yaw to its digit upright in the canonical
 #: patch, per value on top: the renderer fixes each face's texture axes to
@@ -340,37 +347,14 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
     the wrong quarter turns at the true place are taught already), with some
     value above 0.3; the ``HARD`` most digit-like per crop.
     """
-    from companion.vision.dice.face_search import scan_middle
 
-    scorer = AllTurns(net)
-    out: list[NDArray[np.float32]] = []
-    for crop, row in zip(crops, meta, strict=True):
-        state, covered = STATES[int(row[2])], bool(row[4])
-        if state not in ("settled", "cocked") or (state == "settled" and math.isnan(row[5])):
-            continue
-        gray = to_gray(crop).astype(np.float32)
-        die = DEFAULT_DIE_FRACTION * min(gray.shape[:2])
-        found: list[tuple[float, NDArray[np.float32]]] = []
-        for scan in scan_middle(gray, DEFAULT_DIE_FRACTION, scorer, DOME_SPAN_RADII):
-            face = scan.probs[:, 1:].max(axis=1)
-            bad = face > 0.3
-            if state == "settled" and bool(row[3]):
-                dist = np.hypot(scan.xy[:, 0] - row[5], scan.xy[:, 1] - row[6])
-                turn = abs(((scan.angle_deg - row[7]) + 45.0) % 90.0 - 45.0)
-                if covered:
-                    bad &= dist > 0.8 * die
-                elif turn <= 12.0:
-                    bad &= dist > 0.15 * die
-            picked = np.flatnonzero(bad)
-            picked = picked[np.argsort(-face[picked])][:HARD]
-            for i in picked:
-                # The turn the net reads a digit at: the one to teach "no face".
-                turned = np.stack([np.rot90(scan.patches[i], k) for k in range(4)])
-                probs = net.probabilities(features(turned))[:, 1:].max(axis=1)
-                found.append((float(face[i]), turned[int(np.argmax(probs))].copy()))
-        found.sort(key=lambda fp: -fp[0])
-        out += [p for _, p in found[:HARD]]
-    return out
+    def turned_best(scan: Scan, i: int) -> NDArray[np.float32]:
+        # The turn the net reads a digit at: the one to teach "no face".
+        turned = np.stack([np.rot90(scan.patches[i], k) for k in range(4)])
+        probs = net.probabilities(features(turned))[:, 1:].max(axis=1)
+        return np.asarray(turned[int(np.argmax(probs))].copy(), np.float32)
+
+    return mine_windows(AllTurns(net), crops, meta, turned_best, face_known=lambda row: bool(row[3]))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -46,6 +46,9 @@ from companion.vision.dice.canonical import (
 from companion.vision.dice.dome import DEFAULT_DIE_FRACTION, DOME_SPAN_RADII
 from companion.vision.dice.facenet import CLASSES, NO_FACE, FaceNet
 from companion.vision.dice.photo import to_gray
+
+if TYPE_CHECKING:
+    from companion.vision.dice.face_search import Scan, WindowScorer
 
 STATES = ("settled", "cocked", "hidden")
 #: Patches per settled die: of its face, near misses, wrong turns, elsewhere.
@@ -234,6 +237,20 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
     is a hard "no face" example: a shifted or half-turned face, a side face,
     a glare spot. The most face-like ``HARD`` per crop are kept.
     """
+    # Copies, not views: a view would keep the whole scan alive (memory).
+    return mine_windows(net, crops, meta, lambda scan, i: scan.patches[i].copy())
+
+
+def mine_windows(
+    scorer: WindowScorer, crops: NDArray[np.uint8], meta: NDArray[np.float64],
+    patch_of: Callable[[Scan, int], NDArray[np.float32]],
+    face_known: Callable[[NDArray[np.float64]], bool] = lambda row: True,
+) -> list[NDArray[np.float32]]:
+    """The ``HARD`` most face-like windows per crop that *scorer* takes for a
+    face (some value above 0.3) away from the true face (see
+    :func:`hard_negatives`), each cut by *patch_of* (scan, window index);
+    where the true face is not *face_known* for a settled die, any window
+    counts."""
     from companion.vision.dice.face_search import scan_middle
 
     out: list[NDArray[np.float32]] = []
@@ -244,20 +261,19 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
         gray = to_gray(crop).astype(np.float32)
         die = DEFAULT_DIE_FRACTION * min(gray.shape[:2])
         found: list[tuple[float, NDArray[np.float32]]] = []
-        for scan in scan_middle(gray, DEFAULT_DIE_FRACTION, net, DOME_SPAN_RADII):
+        for scan in scan_middle(gray, DEFAULT_DIE_FRACTION, scorer, DOME_SPAN_RADII):
             face = scan.probs[:, 1:].max(axis=1)
             bad = face > 0.3
-            if state == "settled":
+            if state == "settled" and face_known(row):
                 dist = np.hypot(scan.xy[:, 0] - row[5], scan.xy[:, 1] - row[6])
                 turn = abs(((scan.angle_deg - row[7]) + 45.0) % 90.0 - 45.0)
                 if covered:
                     bad &= dist > 0.8 * die
                 elif turn <= 12.0:
                     bad &= dist > 0.15 * die
-            # Copies, not views: a view would keep the whole scan alive (memory).
             picked = np.flatnonzero(bad)
             picked = picked[np.argsort(-face[picked])][:HARD]
-            found += [(float(face[i]), scan.patches[i].copy()) for i in picked]
+            found += [(float(face[i]), patch_of(scan, int(i))) for i in picked]
         found.sort(key=lambda fp: -fp[0])
         out += [p for _, p in found[:HARD]]
     return out
