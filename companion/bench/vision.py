@@ -210,7 +210,7 @@ def render_dome_sample(seed: int, state: str | None = None, edition: str | None 
     *digit_style* (``companion.sim.textures.DigitStyle``) draws a digit die's
     numbers in another font (training only; None is the benchmark's look).
     """
-    from companion.sim import DieView, Scene, render
+    from companion.sim import DieView, Scene
 
     layout = _layout()
     rng = np.random.default_rng(seed)
@@ -222,10 +222,23 @@ def render_dome_sample(seed: int, state: str | None = None, edition: str | None 
     edition = edition or drawn_edition
     value = value or drawn_value
     scene = Scene.random(seed, layout, size=(1280, 720), **scene_knobs)
-    frame, truth = render(_OPENING, DieView(value, state, edition, digit_style=digit_style), scene, seed=seed)
+    return sample_in_scene(seed, scene, DieView(value, state, edition, digit_style=digit_style),
+                           place_face=state == "settled")
+
+
+def sample_in_scene(seed: int, scene: Any, die: Any, place_face: bool | None) -> DomeSample:
+    """*die* (``companion.sim.DieView``) rendered under the dome in *scene*,
+    the board in its opening position, cut to the dome crop. With
+    *place_face*, where its top face lies (``_settled_face``); None: where
+    it lies if the renderer drew the die's top at all (a die under a hand)."""
+    from companion.sim import render
+
+    layout = _layout()
+    frame, truth = render(_OPENING, die, scene, seed=seed)
     crop = dome_crop_from_camera(frame, truth.camera, layout)
-    face = _settled_face(seed, layout, truth) if state == "settled" else None
-    return DomeSample(seed, crop, value, state, edition, _die_covered(truth),
+    known = truth.die_top_px is not None if place_face is None else place_face
+    face = _settled_face(seed, layout, truth) if known else None
+    return DomeSample(seed, crop, die.value, die.state, die.edition, _die_covered(truth),
                       None if face is None else face[0], None if face is None else face[1])
 
 

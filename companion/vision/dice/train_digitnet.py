@@ -160,24 +160,12 @@ def _render_hidden(seed: int, edition: str, style: DigitStyle | None) -> Any:
     """``render_dome_sample`` with a hand over the dome, and the flat die's
     face place kept (the renderer lays a hidden die flat, as a settled one):
     the die under the hand is taught as "no face" where it is."""
-    from companion.bench.vision import (
-        _OPENING,
-        DomeSample,
-        _die_covered,
-        _layout,
-        _settled_face,
-        dome_crop_from_camera,
-    )
-    from companion.sim import DieView, Scene, render
+    from companion.bench.vision import _layout, sample_in_scene
+    from companion.sim import DieView, Scene
 
-    layout = _layout()
     value = int(np.random.default_rng(seed).integers(1, 7))
-    scene = Scene.random(seed, layout, size=(1280, 720))
-    frame, truth = render(_OPENING, DieView(value, "hidden", edition, digit_style=style), scene, seed=seed)
-    crop = dome_crop_from_camera(frame, truth.camera, layout)
-    face = _settled_face(seed, layout, truth) if truth.die_top_px is not None else None
-    return DomeSample(seed, crop, value, "hidden", edition, _die_covered(truth),
-                      None if face is None else face[0], None if face is None else face[1])
+    scene = Scene.random(seed, _layout(), size=(1280, 720))
+    return sample_in_scene(seed, scene, DieView(value, "hidden", edition, digit_style=style), place_face=None)
 
 
 #: A die is taught as "no face" under a hand over the dome when the hand

@@ -94,25 +94,12 @@ def render_small_sample(seed: int, state: str, edition: str = "pips",
     crops alone read few such faces (docs/vision-dice.md, "Small dice under
     glare"). Same drawing order and pose check as ``render_dome_sample``.
     """
-    from companion.bench.vision import (
-        _OPENING,
-        DomeSample,
-        _die_covered,
-        _layout,
-        _settled_face,
-        dome_crop_from_camera,
-    )
-    from companion.sim import DieView, render
+    from companion.bench.vision import sample_in_scene
+    from companion.sim import DieView
 
-    layout = _layout()
-    rng = np.random.default_rng(seed)
-    value = int(rng.integers(1, 7))
+    value = int(np.random.default_rng(seed).integers(1, 7))
     scene = sample_scene(seed, True, glare_floor)
-    frame, truth = render(_OPENING, DieView(value, state, edition), scene, seed=seed)
-    crop = dome_crop_from_camera(frame, truth.camera, layout)
-    face = _settled_face(seed, layout, truth) if state == "settled" else None
-    return DomeSample(seed, crop, value, state, edition, _die_covered(truth),
-                      None if face is None else face[0], None if face is None else face[1])
+    return sample_in_scene(seed, scene, DieView(value, state, edition), place_face=state == "settled")
 
 
 def sample_scene(seed: int, small: bool, glare_floor: float = 0.0) -> Any:
