@@ -71,7 +71,7 @@ from companion.vision.dice.photo import to_gray
 from companion.vision.dice.train_facenet import (
     HIDDEN,
     STATES,
-    _layers,
+    add_training_options,
     mine_windows,
     train_two_rounds,
 )
@@ -363,12 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="settled digit dice in scenes with at least this much motion blur (px) "
                              "are taught as no face (default 0: off)")
     parser.add_argument("--workers", type=int, default=2, help="rendering processes (default 2)")
-    parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
-    parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the sampling and training")
-    parser.add_argument("--hidden", type=_layers, default=HIDDEN,
-                        help="hidden layer widths, comma-separated (default %(default)s)")
+    add_training_options(parser, small_glare=None, hidden=HIDDEN)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     xs: list[NDArray[np.float32]] = []

@@ -358,15 +358,21 @@ def train(x: NDArray[np.float32], y: NDArray[np.int64], hidden: tuple[int, ...],
     return FaceNet(tuple(params[:n]), tuple(params[n:]))
 
 
-def add_training_options(parser: argparse.ArgumentParser, small_glare: float) -> None:
-    """The options every training command here shares: the small sets' glare,
-    the render cache, the output, epochs and the seed."""
-    parser.add_argument("--small-glare", type=float, default=small_glare,
-                        help="the small sets' glare is drawn from this to 1 (default %(default)s)")
+def add_training_options(parser: argparse.ArgumentParser, small_glare: float | None,
+                         hidden: tuple[int, ...] | None = None) -> None:
+    """The options every training command here shares: the small sets' glare
+    (unless None), the render cache, the output, epochs and the seed, and
+    the hidden layers' widths when the command has a *hidden* default."""
+    if small_glare is not None:
+        parser.add_argument("--small-glare", type=float, default=small_glare,
+                            help="the small sets' glare is drawn from this to 1 (default %(default)s)")
     parser.add_argument("--cache", type=Path, help="folder keeping the rendered samples")
     parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1, help="seed of the sampling and training")
+    if hidden is not None:
+        parser.add_argument("--hidden", type=_layers, default=hidden,
+                            help="hidden layer widths, comma-separated (default %(default)s)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -380,9 +386,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed range of settled pip dice in 640x480 frames (repeatable)")
     parser.add_argument("--small-cocked", type=_seed_range, action="append", default=[],
                         help="seed range of leaning pip dice in 640x480 frames (repeatable)")
-    add_training_options(parser, small_glare=0.0)
-    parser.add_argument("--hidden", type=_layers, default=HIDDEN,
-                        help="hidden layer widths, comma-separated (default %(default)s)")
+    add_training_options(parser, small_glare=0.0, hidden=HIDDEN)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     xs: list[NDArray[np.float32]] = []
