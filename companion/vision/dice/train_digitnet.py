@@ -363,9 +363,11 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
                     bad &= dist > 0.15 * die
             picked = np.flatnonzero(bad)
             picked = picked[np.argsort(-face[picked])][:HARD]
+            patches = scan.patches if len(picked) else None  # cut on demand (Scan.patches)
             for i in picked:
+                assert patches is not None
                 # The turn the net reads a digit at: the one to teach "no face".
-                turned = np.stack([np.rot90(scan.patches[i], k) for k in range(4)])
+                turned = np.stack([np.rot90(patches[i], k) for k in range(4)])
                 probs = net.probabilities(features(turned))[:, 1:].max(axis=1)
                 found.append((float(face[i]), turned[int(np.argmax(probs))].copy()))
         found.sort(key=lambda fp: -fp[0])

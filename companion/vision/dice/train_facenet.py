@@ -256,7 +256,8 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
             # Copies, not views: a view would keep the whole scan alive (memory).
             picked = np.flatnonzero(bad)
             picked = picked[np.argsort(-face[picked])][:HARD]
-            found += [(float(face[i]), scan.patches[i].copy()) for i in picked]
+            patches = scan.patches if len(picked) else None  # cut on demand (Scan.patches)
+            found += [(float(face[i]), patches[i].copy()) for i in picked if patches is not None]
         found.sort(key=lambda fp: -fp[0])
         out += [p for _, p in found[:HARD]]
     return out
