@@ -199,9 +199,9 @@ class BoardReader:
         always compared with the one of the frame the die was read in, so
         small moves do not add up. On development frames (seeds 5000-5299 and
         720000-720299, each read again after a nudge of 3.6 mm and 1 degree)
-        the thumbnail stayed within ``SAME_DOME`` in 462 of 600; the reused
-        reading gave no wrong value where reading afresh gave one (docs/vision.md,
-        "Session 13").
+        the thumbnail stayed within ``SAME_DOME`` in 462 of 600, and the kept
+        reading's state or value differed from a fresh read's in 17, none of
+        them a wrong value (docs/vision.md, "Session 13").
         """
         crop = self.dome_crop(frame_bgr)
         # The thumbnail covers the dome's inside only (the crop spans 2.4 radii),
