@@ -180,3 +180,34 @@ def test_every_hole_in_motion_blurred_frames_the_saddle_corners_got_wrong() -> N
         holes, wrong, unknown = holes + n, wrong + w, unknown + u
     assert wrong / holes <= 0.005
     assert unknown / holes <= 0.02
+
+
+def test_after_a_nudge_the_die_is_read_again_only_when_the_dome_changed() -> None:
+    """The die reading stands across a camera nudge while the rectified dome
+    thumbnail is the same (SAME_DOME); a die that moved is read again."""
+    from companion.sim import Camera
+    from companion.sim.script import _rolled
+    from companion.vision.dice.reading import DieReading
+
+    pegs = {"red": ["home"] * 4, "blue": ["home"] * 4}
+    scene = _scene(9500, hand=None, tilt_deg=25, motion_blur_px=0.0, noise=1.0)
+    cam = scene.camera
+    moved = Camera(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, _rolled(cam, 1.0),
+                   tuple(float(v) for v in np.asarray(cam.tvec) - np.array([3.0, -2.0, 0.0])), cam.dist)
+    die = DieView(4, yaw_deg=10.0, offset_mm=(2.0, -1.0))
+    first, _ = render(pegs, die, scene, seed=3)
+    nudged, _ = render(pegs, die, replace(scene, camera=moved), seed=3)
+    rolled, _ = render(pegs, DieView(2, yaw_deg=40.0, offset_mm=(-6.0, 5.0)), replace(scene, camera=moved), seed=3)
+    calls = []
+
+    def read_die(crop: np.ndarray) -> DieReading:
+        calls.append(crop.shape)
+        return DieReading("settled", 4, 0.99)
+
+    reader = BoardReader(LAYOUT, die_reader=read_die)
+    one = reader.read(first)
+    two = reader.read(nudged)
+    assert one.pose is not None and two.pose is not None and two.pose.camera is not one.pose.camera
+    assert len(calls) == 1 and two.die == one.die
+    reader.read(rolled)
+    assert len(calls) == 2

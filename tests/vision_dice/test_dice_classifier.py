@@ -16,7 +16,9 @@ from companion.vision.dice.canonical import (
     features,
     to_crop_offset,
     upright_region,
+    window_grid,
     windows,
+    windows_and_stats,
 )
 from companion.vision.dice.dome import DEFAULT_DIE_FRACTION, read_by_classifier
 from companion.vision.dice.facenet import CLASSES, FaceNet, pip_net, single_threaded_blas
@@ -39,6 +41,28 @@ def test_a_window_of_the_upright_region_is_the_patch_cut_there() -> None:
         ox, oy = to_crop_offset(float(dx), float(dy), 30.0, die)
         cut = canonical_patch(gray, 80.0 + ox, 78.0 + oy, 30.0, die)
         assert np.abs(wins[k] - cut).max() < 2.0  # bilinear sampling of the same points
+
+
+@pytest.mark.parametrize(("reach", "stride", "within"), [(21, 2, 21.0), (2, 1, None), (5, 2, None)])
+def test_windows_by_their_first_layer_read_as_their_features(
+    reach: int, stride: int, within: float | None
+) -> None:
+    """The search's cheap path (the grid's strided cut, the windows' statistics
+    from integral images, the first layer taken on the raw windows) gives the
+    windows and the probabilities the plain path (``windows``, ``features``) does."""
+    net = pip_net()
+    for seed, angle in ((2, 0.0), (3, 40.0)):
+        region = upright_region(_smooth_image(seed), 80.0, 80.0, angle, DEFAULT_DIE_FRACTION * 160, reach)
+        wins, offsets = windows(region, stride, within)
+        grid = window_grid(reach, stride, within)
+        assert np.array_equal(grid.cut(region), wins)
+        assert np.array_equal(grid.offsets, offsets)
+        levelled, offsets2, mean, spread, level = windows_and_stats(region, stride, within)
+        assert np.array_equal(offsets2, offsets)
+        assert np.allclose(levelled + np.float32(level), wins, atol=1e-3)
+        plain = net.probabilities(features(wins))
+        cheap = net.probabilities_of_windows(levelled.reshape(len(levelled), -1), mean, spread)
+        assert np.abs(plain - cheap).max() < 2e-5
 
 
 def test_features_ignore_exposure_and_most_of_contrast() -> None:

@@ -17,6 +17,8 @@ until the features are made).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -26,6 +28,8 @@ from numpy.typing import NDArray
 CANON_PX = 24
 #: ... spanning this many face sides (the face plus a margin of 1/8 side each way).
 CANON_SPAN = 1.25
+#: Grey levels added to each patch's spread before dividing by it (:func:`features`).
+SPREAD_FLOOR = 2.0
 
 FloatImage = NDArray[np.float32]
 
@@ -91,6 +95,101 @@ def windows(
     return np.asarray(picked[keep], np.float32), offsets
 
 
+@dataclass(frozen=True)
+class WindowGrid:
+    """Where :func:`windows` cuts its windows in a region ``CANON_PX + 2 * reach``
+    pixels square: made once per (reach, stride, within), read-only."""
+
+    stride: int
+    keep: NDArray[np.bool_]  # over the grid of window places, those cut
+    offsets: NDArray[np.int32]  # (N, 2) as :func:`windows` gives them
+    #: Per row of the grid: (grid row, first and end grid column kept, first window's number).
+    runs: tuple[tuple[int, int, int, int], ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.offsets)
+
+    def cut(self, region: FloatImage, out: FloatImage | None = None) -> FloatImage:
+        """The windows of *region* (N, CANON_PX, CANON_PX), the same as :func:`windows`
+        gives, into *out* when given (any array of N * CANON_PX**2 floats):
+        one strided copy per row of the grid."""
+        n = 2 * ((region.shape[0] - CANON_PX) // 2) + 1
+        view = np.lib.stride_tricks.sliding_window_view(region, (CANON_PX, CANON_PX))
+        picked = view[:n:self.stride, :n:self.stride]
+        wins = (np.empty((self.count, CANON_PX, CANON_PX), np.float32) if out is None
+                else out.reshape(self.count, CANON_PX, CANON_PX))
+        for row, lo, hi, first in self.runs:
+            wins[first : first + hi - lo] = picked[row, lo:hi]
+        return wins
+
+
+@lru_cache(maxsize=16)
+def window_grid(reach: int, stride: int, within: float | None = None) -> WindowGrid:
+    """The :class:`WindowGrid` of :func:`windows` for a region of this *reach*."""
+    starts = np.arange(0, 2 * reach + 1, stride) - reach
+    dy, dx = np.meshgrid(starts, starts, indexing="ij")
+    keep = np.ones(dx.shape, np.bool_) if within is None else np.hypot(dx, dy) <= within
+    offsets = np.stack([dx[keep], dy[keep]], axis=1).astype(np.int32)
+    runs, first = [], 0
+    for row in range(keep.shape[0]):
+        cols = np.flatnonzero(keep[row])
+        if len(cols):
+            # The kept places of a row are contiguous (a disc's chord).
+            assert cols[-1] - cols[0] + 1 == len(cols)
+            runs.append((row, int(cols[0]), int(cols[-1]) + 1, first))
+            first += len(cols)
+    for a in (keep, offsets):
+        a.setflags(write=False)
+    return WindowGrid(stride, keep, offsets, tuple(runs))
+
+
+def window_stats(
+    region: FloatImage, stride: int, keep: NDArray[np.bool_] | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The mean and the spread (as :func:`features` takes them, floor included)
+    of the windows :func:`windows` cuts from *region* at *stride* (those in
+    *keep*, its mask over the grid of windows), from integral images: no
+    window is read pixel by pixel."""
+    reach = (region.shape[0] - CANON_PX) // 2
+    total, squares = cv2.integral2(region, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    n = 2 * reach + 1
+
+    def boxes(t: NDArray[np.float64]) -> NDArray[np.float64]:
+        sums = (t[CANON_PX : CANON_PX + n, CANON_PX : CANON_PX + n] - t[:n, CANON_PX : CANON_PX + n]
+                - t[CANON_PX : CANON_PX + n, :n] + t[:n, :n])[::stride, ::stride]
+        return sums if keep is None else sums[keep]
+
+    area = float(CANON_PX * CANON_PX)
+    mean = boxes(np.asarray(total, np.float64)).ravel() / area
+    var = np.maximum(boxes(np.asarray(squares, np.float64)).ravel() / area - mean * mean, 0.0)
+    return mean, np.sqrt(var) + SPREAD_FLOOR
+
+
+def levelled(region: FloatImage) -> tuple[FloatImage, float]:
+    """*region* less its mean grey, and that mean (float32): the level.
+
+    :func:`features` ignores a constant, and levelled windows' products with
+    the classifier's weights are small numbers whose float32 sums stay within
+    about 1e-6 of the normalised patches' (of raw grey levels, about 1e-5)."""
+    level = float(np.float32(np.mean(region, dtype=np.float64)))
+    return np.subtract(region, np.float32(level), dtype=np.float32), level
+
+
+def windows_and_stats(
+    region: FloatImage, stride: int, within: float | None = None
+) -> tuple[FloatImage, NDArray[np.int32], NDArray[np.float64], NDArray[np.float64], float]:
+    """:func:`windows` and :func:`window_stats` of *region* :func:`levelled`
+    (the level returned last): what ``FaceNet.probabilities_of_windows``
+    reads instead of :func:`features` (add the level back for the raw patches)."""
+    flat, level = levelled(region)
+    reach = (region.shape[0] - CANON_PX) // 2
+    grid = window_grid(reach, stride, within)
+    wins = grid.cut(flat)
+    mean, spread = window_stats(flat, stride, grid.keep)
+    return wins, grid.offsets, mean, spread, level
+
+
 def features(patches: FloatImage) -> FloatImage:
     """Patches (N, CANON_PX, CANON_PX) -> rows the classifier reads: each patch
     minus its mean over its spread, so exposure, haze and contrast drop out
@@ -98,7 +197,7 @@ def features(patches: FloatImage) -> FloatImage:
     blown up into a pattern)."""
     rows = np.asarray(patches, np.float32).reshape(len(patches), -1)
     flat = rows - rows.mean(axis=1, keepdims=True)  # a new array: *patches* is left as it was
-    spread = np.sqrt(np.einsum("ij,ij->i", flat, flat) / flat.shape[1]) + 2.0
+    spread = np.sqrt(np.einsum("ij,ij->i", flat, flat) / flat.shape[1]) + SPREAD_FLOOR
     flat /= spread[:, None]
     return flat
 

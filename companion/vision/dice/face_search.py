@@ -31,13 +31,18 @@ from companion.vision.dice.canonical import (
     CANON_PX,
     CANON_SPAN,
     FloatImage,
+    WindowGrid,
     canonical_patch,
     features,
+    levelled,
     to_crop_offset,
     upright_region,
+    window_grid,
+    window_stats,
     windows,
+    windows_and_stats,
 )
-from companion.vision.dice.facenet import NO_FACE, Matrix
+from companion.vision.dice.facenet import NO_FACE, FaceNet, Matrix, scratch, single_threaded_blas
 
 
 class WindowScorer(Protocol):
@@ -81,8 +86,17 @@ class Scan:
 
     angle_deg: float
     xy: NDArray[np.float64]  # (N, 2) window centres in the crop
-    patches: FloatImage  # (N, CANON_PX, CANON_PX)
+    #: The upright region the windows are cut from, less ``level`` (its mean
+    #: grey: ``canonical.levelled``), and where in it they lie.
+    region: FloatImage
+    grid: WindowGrid
     probs: FloatImage  # (N, 7)
+    level: float = 0.0
+
+    @property
+    def patches(self) -> FloatImage:
+        """(N, CANON_PX, CANON_PX) the windows' grey levels (a new array)."""
+        return np.add(self.grid.cut(self.region), np.float32(self.level), dtype=np.float32)
 
 
 def scan_middle(gray: FloatImage, fraction: float, net: WindowScorer, span_radii: float) -> list[Scan]:
@@ -92,23 +106,41 @@ def scan_middle(gray: FloatImage, fraction: float, net: WindowScorer, span_radii
     unit = die * CANON_SPAN / CANON_PX  # crop px per patch px
     reach = int(math.ceil(SEARCH_ZONE * (side / span_radii) / unit))
     centre = (side - 1.0) / 2.0
+    grid = window_grid(reach, COARSE_STRIDE, float(reach))
+    n = grid.count
+    angles = [float(a) for a in np.arange(0.0, 90.0, STEP_DEG)]
+    offsets = grid.offsets.astype(np.float64)
+    linear = isinstance(net, FaceNet)
+    rows = scratch("scan_rows", (len(angles) * n, CANON_PX * CANON_PX)) if linear else None
+    means, spreads = np.empty(len(angles) * n), np.empty(len(angles) * n)
     cut = []
-    for angle in np.arange(0.0, 90.0, STEP_DEG):
-        region = upright_region(gray, centre, centre, float(angle), die, reach)
-        wins, whole = windows(region, COARSE_STRIDE, float(reach))
-        offsets = whole.astype(np.float64)
-        a = math.radians(float(angle))
+    for k, angle in enumerate(angles):
+        upright = upright_region(gray, centre, centre, angle, die, reach)
+        # Other scorers read the raw windows (through canonical.features), as before.
+        region, level = levelled(upright) if linear else (upright, 0.0)
+        if rows is not None:
+            # The windows straight into one work array (canonical.windows_and_stats).
+            grid.cut(region, rows[k * n : (k + 1) * n])
+            means[k * n : (k + 1) * n], spreads[k * n : (k + 1) * n] = window_stats(
+                region, COARSE_STRIDE, grid.keep)
+        a = math.radians(angle)
         xy = centre + unit * np.stack(
             [offsets[:, 0] * math.cos(a) - offsets[:, 1] * math.sin(a),
              offsets[:, 0] * math.sin(a) + offsets[:, 1] * math.cos(a)], axis=1)
-        cut.append((float(angle), xy, wins))
+        cut.append((angle, xy, region, level))
     # Every angle's windows through the classifier at once: one call, not nine.
-    probs = net.probabilities(features(np.concatenate([wins for _, _, wins in cut])))
-    scans, start = [], 0
-    for angle, xy, wins in cut:
-        scans.append(Scan(angle, xy, wins, probs[start:start + len(wins)]))
-        start += len(wins)
-    return scans
+    if rows is not None:
+        # A FaceNet's first layer from the raw windows (FaceNet.probabilities_of_windows):
+        # no normalised copy is made.
+        assert isinstance(net, FaceNet)
+        first = scratch("scan_first", (len(rows), net.weights[0].shape[1]))
+        with single_threaded_blas():
+            net.first_layer_of_windows(rows, means, spreads, out=first)
+        probs = net.rest_of(first)
+    else:
+        probs = net.probabilities(features(np.concatenate([grid.cut(region) for _, _, region, _ in cut])))
+    return [Scan(angle, xy, region, grid, probs[k * n : (k + 1) * n], level)
+            for k, (angle, xy, region, level) in enumerate(cut)]
 
 
 def search_face(gray: FloatImage, fraction: float, net: WindowScorer, span_radii: float) -> NetFace:
@@ -135,15 +167,20 @@ def search_face(gray: FloatImage, fraction: float, net: WindowScorer, span_radii
     top_patch: FloatImage | None = None
     for a in (angle - STEP_DEG / 2.0, angle, angle + STEP_DEG / 2.0):
         region = upright_region(gray, fx, fy, a, die, FINE_REACH)
-        wins, offsets = windows(region, 1)
-        probs = net.probabilities(features(wins))
+        if isinstance(net, FaceNet):
+            wins, offsets, mean, spread, level = windows_and_stats(region, 1)
+            probs = net.probabilities_of_windows(wins.reshape(len(wins), -1), mean, spread)
+        else:
+            wins, offsets = windows(region, 1)
+            probs = net.probabilities(features(wins))
+            level = 0.0
         rival = np.maximum(rival, probs.max(axis=0))
         face = probs[:, 1:].max(axis=1)
         i = int(np.argmax(face))
         if face[i] > top_p:
             ox, oy = to_crop_offset(float(offsets[i][0]), float(offsets[i][1]), a, die)
             top_p, top = float(face[i]), (fx + ox, fy + oy, a % 90.0, int(np.argmax(probs[i, 1:])) + 1)
-            top_patch = wins[i]
+            top_patch = np.add(wins[i], np.float32(level), dtype=np.float32)
     x, y, a, value = top
     turned = 0.0
     if top_patch is not None and value != NO_FACE:

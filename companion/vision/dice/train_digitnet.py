@@ -65,7 +65,6 @@ from companion.vision.dice.canonical import (
 )
 from companion.vision.dice.digitnet import AllTurns
 from companion.vision.dice.dome import DEFAULT_DIE_FRACTION, DOME_SPAN_RADII
-from companion.vision.dice.face_search import Scan
 from companion.vision.dice.facenet import NO_FACE, FaceNet
 from companion.vision.dice.photo import to_gray
 from companion.vision.dice.train_facenet import (
@@ -336,9 +335,9 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
     value above 0.3; the ``HARD`` most digit-like per crop.
     """
 
-    def turned_best(scan: Scan, i: int) -> NDArray[np.float32]:
+    def turned_best(patches: NDArray[np.float32], i: int) -> NDArray[np.float32]:
         # The turn the net reads a digit at: the one to teach "no face".
-        turned = np.stack([np.rot90(scan.patches[i], k) for k in range(4)])
+        turned = np.stack([np.rot90(patches[i], k) for k in range(4)])
         probs = net.probabilities(features(turned))[:, 1:].max(axis=1)
         return np.asarray(turned[int(np.argmax(probs))].copy(), np.float32)
 

@@ -48,7 +48,7 @@ from companion.vision.dice.facenet import CLASSES, NO_FACE, FaceNet
 from companion.vision.dice.photo import to_gray
 
 if TYPE_CHECKING:
-    from companion.vision.dice.face_search import Scan, WindowScorer
+    from companion.vision.dice.face_search import WindowScorer
 
 STATES = ("settled", "cocked", "hidden")
 #: Patches per settled die: of its face, near misses, wrong turns, elsewhere.
@@ -225,17 +225,17 @@ def hard_negatives(net: FaceNet, crops: NDArray[np.uint8], meta: NDArray[np.floa
     a glare spot. The most face-like ``HARD`` per crop are kept.
     """
     # Copies, not views: a view would keep the whole scan alive (memory).
-    return mine_windows(net, crops, meta, lambda scan, i: scan.patches[i].copy())
+    return mine_windows(net, crops, meta, lambda patches, i: patches[i].copy())
 
 
 def mine_windows(
     scorer: WindowScorer, crops: NDArray[np.uint8], meta: NDArray[np.float64],
-    patch_of: Callable[[Scan, int], NDArray[np.float32]],
+    patch_of: Callable[[NDArray[np.float32], int], NDArray[np.float32]],
     face_known: Callable[[NDArray[np.float64]], bool] = lambda row: True,
 ) -> list[NDArray[np.float32]]:
     """The ``HARD`` most face-like windows per crop that *scorer* takes for a
     face (some value above 0.3) away from the true face (see
-    :func:`hard_negatives`), each cut by *patch_of* (scan, window index);
+    :func:`hard_negatives`), each cut by *patch_of* (the scan's windows, an index);
     where the true face is not *face_known* for a settled die, any window
     counts."""
     from companion.vision.dice.face_search import scan_middle
@@ -260,7 +260,9 @@ def mine_windows(
                     bad &= dist > 0.15 * die
             picked = np.flatnonzero(bad)
             picked = picked[np.argsort(-face[picked])][:HARD]
-            found += [(float(face[i]), patch_of(scan, int(i))) for i in picked]
+            if len(picked):
+                patches = scan.patches  # cut on demand (Scan.patches): once per scan
+                found += [(float(face[i]), patch_of(patches, int(i))) for i in picked]
         found.sort(key=lambda fp: -fp[0])
         out += [p for _, p in found[:HARD]]
     return out
