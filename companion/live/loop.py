@@ -116,6 +116,10 @@ CAUGHT_UP_POP_S = 2.0
 #: but 1241 illegal moves missed instead of 836 (a move often comes 1-2 s
 #: after its pop).
 EARLY_POP_S = 1.0
+#: Pops seen while the opening position was never read, with two different
+#: boards with pegs out described, after which the game is taken as started
+#: without the referee and followed from the board.
+STARTED_POPS = 3
 #: "I have lost track" is said at most once in this many seconds.
 LOST_SAID_QUIET_S = 120.0
 #: Referee events spoken ahead of routine ones.
@@ -449,6 +453,8 @@ class Loop:
         #: said since the guess, not to be said again word for word.
         self._said_before: list[str] = []
         self.last_board: boards.Board | None = None  # last stable board seen (normalised)
+        #: Boards described in the opening check since the first (the table may be playing).
+        self.opening_boards = 0
         #: When a board last agreed with the game (after the loop acted on it).
         self.board_agreed_at: float | None = None
         self.board_stale = False  # the last board must change before it is fed again
@@ -694,15 +700,39 @@ class Loop:
             starts = {"red": 1, "blue": 8, "yellow": 15, "green": 22}
             expected = {c: [f"track:{starts[c]}"] for c in colours}
         if not boards.same(seen, expected, colours):
+            if self._started_without_me(seen, expected, colours):
+                self._begin(players)
+                self._say("The game has started without me. I will follow it from the board.")
+                self.held_pops.clear()
+                self._lose_track(seen, seen, said=True)
+                return
             if self.check_said != seen:
+                if self.check_said:
+                    self.opening_boards += 1
                 self.check_said = seen
                 wrong = boards.differences(seen, expected)
                 tail = " Every peg starts in its Home." if not self.opening_pegs else ""
                 self._say(" ".join(wrong[:3]) + tail)
             return
+        self.last_board = seen
+        self._begin(players)
+        self._release_pops()
+
+    def _started_without_me(self, seen: boards.Board, expected: boards.Board, colours: list[str]) -> bool:
+        """The table is playing already: the opening position was never seen
+        (the players did not wait, or the camera could not read the board
+        whole until then), and since a board with pegs out was first
+        described, another such board has been seen and ``STARTED_POPS`` pops
+        (a whole rendered game at 640x480: "Every peg starts in its Home"
+        said for twenty minutes of play, nothing refereed)."""
+        return (not self.opening_pegs and self.opening_boards >= 1 and len(self.held_pops) >= STARTED_POPS
+                and self.check_said is not None and not boards.same(seen, self.check_said, colours)
+                and any(place != "home" for c in colours for place in seen.get(c, [])))
+
+    def _begin(self, players: list[list[str]]) -> None:
+        """Set the game up for *players* from the opening position."""
         self.players = players
         self.check_said = None
-        self.last_board = seen
         setup: dict[str, Any] = {"players": [p if len(p) > 1 else p[0] for p in players]}
         if self.rules:
             setup["rules"] = self.rules
@@ -716,7 +746,6 @@ class Loop:
             self._say("Everyone pops once; the highest number goes first.")
         self.stage = "game"
         self._feed({"setup": setup}, origin="setup")
-        self._release_pops()
 
     def _evaluate(self, seen: boards.Board) -> None:
         """Act on a stable board that may differ from the game's position."""
@@ -1040,7 +1069,7 @@ class Loop:
         return (
             (self.unseen_pop_board is not None and self.unread is not None)
             or (self.turn_guessed and self._not_your_turn(whole))
-            or self._die_blind()
+            or (self._die_blind() and not self._judged_on_a_read_pop(whole))
             or self._beyond_catch_up()
             or self._long_unseen()
             or self._pops_missed(whole)
@@ -1049,6 +1078,26 @@ class Loop:
             or self._two_pops_unseen(whole)
             or self._ways_reach(whole)
         )
+
+    def _judged_on_a_read_pop(self, whole: boards.Board) -> bool:
+        """The move on *whole* stands on what the camera saw even while the die
+        goes mostly unread (:meth:`_die_blind`): the pop being moved was read,
+        nothing is held or guessed, a board agreed with the game after that
+        pop, and only the mover's pegs differ from it. A wrong count then is
+        as plain as in good light (a whole rendered game: Blue's 3 read, the
+        board checked, Blue's peg moved 4, and the loop said "I have lost
+        track" instead of calling it, because most earlier pops were unread).
+        """
+        mover = self.referee.player
+        if (self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None
+                or self.inferred is not None or self.caught_up is not None or self.turn_guessed
+                or not self.pops_read or not self.pops_read[-1]):
+            return False
+        if self.pop_seen_at is None or self.board_agreed_at is None or self.board_agreed_at < self.pop_seen_at:
+            return False
+        expected = self.referee.position
+        others = [c for c in expected if c != mover]
+        return boards.same(whole, expected, others)
 
     def _two_pops_unseen(self, whole: boards.Board) -> bool:
         """No pop seen since the game last agreed with the board, and *whole*
@@ -1194,10 +1243,12 @@ class Loop:
         unread = sum(not read for read in self.pops_read)
         return unread >= DIE_BLIND_MIN and unread >= DIE_BLIND_SHARE * len(self.pops_read)
 
-    def _lose_track(self, before: boards.Board, now: boards.Board) -> None:
-        self.lost_said = self.lost_said_at is None or self.t - self.lost_said_at >= LOST_SAID_QUIET_S
+    def _lose_track(self, before: boards.Board, now: boards.Board, said: bool = False) -> None:
+        """Follow the board from *before* (*said*: the players were told already)."""
+        self.lost_said = said or self.lost_said_at is None or self.t - self.lost_said_at >= LOST_SAID_QUIET_S
         if self.lost_said:
-            self._say("I have lost track of the moves. I will go by the board from here.", urgent=True)
+            if not said:
+                self._say("I have lost track of the moves. I will go by the board from here.", urgent=True)
             self.lost_said_at = self.t
         self.illegal_board = None
         self.lost = before
@@ -1807,6 +1858,10 @@ class Loop:
         self.unseen_pop_board = None
         name = (self.referee.player or "").capitalize()
         self._say(f"That move means {name} popped a {values[0]}.")
+        # A guess like any other about a pop not read: the board it came from
+        # may have been misread (a whole rendered game at 640x480: Yellow's
+        # peg read on 10 for 9 s, then on 9, and Green's next move called).
+        self._open_doubt(state, [None, value])
         self.before_pop = state
         self._feed({"pop": values[0]}, origin="loop", quiet=("pop",))
         self._feed_board(board, {})

@@ -192,6 +192,8 @@ class VisionStream:
         self._candidate_held = 0.0  # seconds it was seen whole, before this stretch
         #: Each peg off Home seen in complete frames: (colour, place) -> (first, last) time.
         self._pegs_seen: dict[tuple[str, str], tuple[float, float]] = {}
+        #: Each hole read empty but doubtfully in complete frames: hole -> since when.
+        self._doubtful_empty_since: dict[str, float] = {}
         self._stretch_since: float | None = 0.0  # start of this stretch of whole views
         self._last_complete = 0.0
         self._reported: Mapping[str, tuple[str, ...]] | None = None
@@ -274,6 +276,7 @@ class VisionStream:
             self._stretch_since = t  # the same position, seen again after a hand
         self._last_complete = t
         self._note_pegs(pegs, t)
+        self._note_doubtful_empties(reading, t)
         held = self._candidate_held + (t - self._stretch_since)
         if (
             held >= self.position_stable_s - 1e-9
@@ -294,12 +297,38 @@ class VisionStream:
             if t - last > DOUBT_GAP_S:
                 del self._pegs_seen[peg]
 
+    def _note_doubtful_empties(self, reading: FrameReading, t: float) -> None:
+        """Keep since when each hole has been read empty only doubtfully."""
+        doubtful = {h.hole for h in reading.holes if h.state == "empty" and h.confidence < DOUBTFUL_CONFIDENCE}
+        for hole in list(self._doubtful_empty_since):
+            if hole not in doubtful:
+                del self._doubtful_empty_since[hole]
+        for hole in doubtful:
+            self._doubtful_empty_since.setdefault(hole, t)
+
+    def _pegs_doubtfully_gone(self) -> list[str]:
+        """Holes now read empty only doubtfully where the position last
+        reported has a peg (off its Home)."""
+        reported = self._reported or {}
+        gone = []
+        for hole in self._doubtful_empty_since:
+            owner = hole.split(":")[0]
+            colours = list(reported) if owner == "track" else [owner] if owner in reported else []
+            if any((place := peg_at(hole, c)[1]) != "home" and place in reported[c] for c in colours):
+                gone.append(hole)
+        return gone
+
     def _doubt_settled(self, reading: FrameReading, t: float) -> bool:
-        """Every doubtful peg this reading adds has been seen long enough."""
+        """Every doubtful peg this reading adds, and every peg of the reported
+        position it takes away from a hole read empty only doubtfully, has
+        been so long enough. (The second: a whole rendered game at 640x480,
+        a yellow peg in its Finish read empty at confidence 0.3 and as if on
+        Yellow's Start for half a second, and the board was called.)"""
+        taken = self._pegs_doubtfully_gone()
         return all(
             t - self._pegs_seen.get(peg, (t, t))[0] >= self.doubtful_stable_s - 1e-9
             for peg in new_doubtful_pegs(reading, self._reported)
-        )
+        ) and all(t - self._doubtful_empty_since[hole] >= self.doubtful_stable_s - 1e-9 for hole in taken)
 
     def _confirm(self, pegs: Mapping[str, tuple[str, ...]], t: float, events: list[VisionEvent]) -> None:
         """After a pop, the position reported before it is reported once more

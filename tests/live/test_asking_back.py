@@ -300,3 +300,46 @@ def test_a_catch_up_asks_about_the_pop_that_moved_a_peg_along_not_the_six_that_b
     loop.handle(Spoken(14.0, "pop", {"value": 5}))
     assert kinds(loop)[-1] == "illegal"
     assert "illegal" not in [k[0] for k in events_after(loop, n)[:-1]]
+
+
+def _blue_pops_3_read_while_most_pops_were_unread(agreed: bool) -> tuple[Loop, ListSpeaker]:
+    """Most recent pops unread (a dim room), then Red's 4 (no peg out) and
+    Blue's 3 both read; the board seen with Blue's peg still on 10 or not."""
+    loop, speaker, _ = started()
+    loop.pops_read.extend([False] * 6)
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopSettled(9.0, 3))
+    assert loop._die_blind() and loop.referee.player == "blue"
+    if agreed:
+        loop.handle(BoardStable(10.0, board(blue=["track:10", *H3])))
+    loop.handle(BoardStable(12.0, board(blue=["track:14", *H3])))
+    return loop, speaker
+
+
+def test_a_wrong_count_on_a_read_pop_is_called_even_while_the_die_goes_mostly_unread() -> None:
+    # Whole rendered game (1280x720, seed 22 with --illegal 0.1): Blue's 3
+    # read, the board checked, the peg moved 4; the loop said "I have lost
+    # track" because most earlier pops were unread, and the move went uncalled.
+    loop, speaker = _blue_pops_3_read_while_most_pops_were_unread(agreed=True)
+    assert kinds(loop)[-1] == "illegal"
+    assert speaker.lines[-1] == ("That peg moved 4 spaces, but the pop was 3.", True)
+    assert not any("lost track" in text for text in said(speaker))
+
+
+def test_unchecked_board_while_the_die_goes_mostly_unread_is_still_followed() -> None:
+    # No board agreed with the game since the pop: the game rests on pops
+    # worked out from moves, so the loop follows the board instead of calling.
+    loop, speaker = _blue_pops_3_read_while_most_pops_were_unread(agreed=False)
+    assert "illegal" not in kinds(loop)
+    assert any("lost track" in text for text in said(speaker))
+
+
+def test_the_peg_of_a_worked_out_move_seen_a_hole_short_changes_the_guess() -> None:
+    # Blue's unread pop taken for a 4 from a board with the peg on 14; the
+    # next board, before anyone pops, has it on 13: the first was misread (or
+    # the peg knocked back), and the board as it now stands is a move of 3.
+    loop, speaker, n, _ = _blue_moved_4_on_an_unread_pop()
+    loop.handle(BoardStable(11.0, board(blue=["track:13", *H3])))
+    assert "That move means Blue popped a 3." in said(speaker)
+    assert loop.referee.position["blue"] == ["home", "home", "home", "track:13"]
+    assert "illegal" not in kinds(loop)
