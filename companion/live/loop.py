@@ -701,8 +701,8 @@ class Loop:
             expected = {c: [f"track:{starts[c]}"] for c in colours}
         if not boards.same(seen, expected, colours):
             if self._started_without_me(seen, expected, colours):
-                self._begin(players)
                 self._say("The game has started without me. I will follow it from the board.")
+                self._begin(players, started=True)
                 self.held_pops.clear()
                 self._lose_track(seen, seen, said=True)
                 return
@@ -729,23 +729,27 @@ class Loop:
                 and self.check_said is not None and not boards.same(seen, self.check_said, colours)
                 and any(place != "home" for c in colours for place in seen.get(c, [])))
 
-    def _begin(self, players: list[list[str]]) -> None:
-        """Set the game up for *players* from the opening position."""
+    def _begin(self, players: list[list[str]], started: bool = False) -> None:
+        """Set the game up for *players* from the opening position; *started*:
+        the table is already playing, so no who-goes-first pops and nothing
+        said (the turn is learnt from the first move the loop can follow)."""
         self.players = players
         self.check_said = None
         setup: dict[str, Any] = {"players": [p if len(p) > 1 else p[0] for p in players]}
         if self.rules:
             setup["rules"] = self.rules
-        if self.first:
-            setup["turn"] = self.first
+        if self.first or started:
+            setup["turn"] = self.first or players[0][0]
         if self.opening_pegs:
             setup["pegs"] = {c: list(p) for c, p in self.opening_pegs.items()}
-        names = ", ".join(p[0].capitalize() if len(p) == 1 else " and ".join(x.capitalize() for x in p) for p in players)
-        self._say(f"The board is ready. Playing: {names}.")
-        if not self.first:
-            self._say("Everyone pops once; the highest number goes first.")
+        if not started:
+            names = ", ".join(p[0].capitalize() if len(p) == 1 else " and ".join(x.capitalize() for x in p)
+                              for p in players)
+            self._say(f"The board is ready. Playing: {names}.")
+            if not self.first:
+                self._say("Everyone pops once; the highest number goes first.")
         self.stage = "game"
-        self._feed({"setup": setup}, origin="setup")
+        self._feed({"setup": setup}, origin="setup", quiet=("turn",) if started else ())
 
     def _evaluate(self, seen: boards.Board) -> None:
         """Act on a stable board that may differ from the game's position."""

@@ -32,6 +32,7 @@ def test_a_game_started_without_the_referee_is_followed_from_the_board() -> None
     loop.handle(BoardStable(6.0, board(red=["track:3", *H3], blue=["track:8", *H3])))
     assert loop.stage == "game"
     assert said(speaker)[-1] == "The game has started without me. I will follow it from the board."
+    assert not any(text.startswith(("The board is ready", "Everyone pops")) for text in said(speaker))
     # Blue pops 5 and moves 8 -> 13: that tells whose turn it is.
     loop.handle(PopSettled(8.0, 5))
     loop.handle(BoardStable(10.0, board(red=["track:3", *H3], blue=["track:13", *H3])))
