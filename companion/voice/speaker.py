@@ -37,8 +37,9 @@ import numpy as np
 
 from companion.errors import UserError, os_reason
 
-#: How long one sentence may take to render before the engine is declared hung.
-RENDER_TIMEOUT_S = 10.0
+#: How long one sentence may take to render before the engine is declared hung
+#: (more than the worker's two waits for the file, ``tts_worker._wait_for_file``).
+RENDER_TIMEOUT_S = 15.0
 #: Volume steps for louder / quieter.
 VOLUME_STEP = 0.2
 

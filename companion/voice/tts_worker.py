@@ -28,8 +28,10 @@ def _reply(out: TextIO, obj: dict[str, Any]) -> None:
     out.flush()
 
 
-def _wait_for_file(path: Path, seconds: float = 2.0) -> bool:
-    """True once *path* holds more than a WAV header and stops growing."""
+def _wait_for_file(path: Path, seconds: float = 5.0) -> bool:
+    """True once *path* holds more than a WAV header and stops growing (within
+    *seconds*: on a busy two-core machine espeak-ng took more than the 2 s
+    this once allowed, twice in a row, and the demo went text-only)."""
     deadline = time.monotonic() + seconds
     last = -1
     while time.monotonic() < deadline:
