@@ -292,9 +292,12 @@ def _announced(crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fra
     second = turned_probability(gray, face, fraction, first_net())
     if sure and second >= accept.min_second:
         return True
-    if second < accept.min_second_nearly:
-        return False
-    # No hand in the dome by either sign (a grey crop cannot show one: refused).
+    return second >= accept.min_second_nearly and no_hand(crop_bgr, accept)
+
+
+def no_hand(crop_bgr: NDArray[np.uint8], accept: NetAcceptance = NET_ACCEPT) -> bool:
+    """No hand in the dome crop by either of ``hands.py``'s signs, its colour
+    or its darkness (a grey crop cannot show one: False)."""
     foreign = foreign_share(crop_bgr, DOME_SPAN_RADII)
     dark = dark_share(crop_bgr, DOME_SPAN_RADII)
     return (foreign is not None and foreign <= accept.max_foreign_nearly
