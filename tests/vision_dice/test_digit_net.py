@@ -71,7 +71,12 @@ def test_digit_dice_on_development_frames_read_by_the_net_never_wrong() -> None:
 
 
 def test_the_hand_check_sees_a_hand_in_the_dome_whatever_the_light() -> None:
-    from companion.vision.dice.digitnet import DIGIT_ACCEPT, foreign_share
+    from companion.vision.dice.digitnet import DIGIT_ACCEPT
+    from companion.vision.dice.dome import DOME_SPAN_RADII
+    from companion.vision.dice.hands import foreign_share as share
+
+    def foreign_share(crop: np.ndarray) -> float | None:
+        return share(crop, DOME_SPAN_RADII)
 
     floor = np.full((160, 160, 3), 225, np.uint8)
     floor[70:90, 70:90] = (200, 215, 220)  # an ivory die

@@ -36,7 +36,7 @@ hazed face is not read). A die whose digits the
 classifier does not know (its six learned faces not each read as
 themselves: :class:`LearnedDigits`) is not read by the classifier at all,
 only by its learned faces, as before. And while a hand reaches into the
-dome (:func:`foreign_share`), ``FaceTemplates.read`` gives no value at all.
+dome (``hands.foreign_share``), ``FaceTemplates.read`` gives no value at all.
 
 The default reader of digit dice since session 13: on 3,600 fresh
 rendered frames never tuned on, 1 wrong value against 6 for the learned
@@ -187,7 +187,7 @@ class DigitAcceptance:
     min_marks: float = 0.35
     #: No value at all (from the classifier or the learned faces) while more
     #: than this share of the dome's inside is not the dome's colour
-    #: (:func:`foreign_share`): a hand reaching into the dome.
+    #: (``hands.foreign_share``): a hand reaching into the dome.
     max_foreign: float = 0.2
 
     def sure_of(self, digit: DigitFace) -> bool:
@@ -300,36 +300,6 @@ def second_opinion(gray: FloatImage, face: NetFace, die_px: float, net: FaceNet)
     """*net*'s probability of *face*'s value at *face*'s upright window."""
     patch = canonical_patch(gray, face.x, face.y, face.angle_deg, die_px)
     return float(net.probabilities(features(patch[None]))[0, face.value])
-
-
-#: The hand check looks within this many dome radii of the centre (inside the
-#: dome's wall: the board's print beyond it has every colour) ...
-HAND_ZONE_RADII = 0.9
-#: ... for pixels whose colour (CIELAB a*, b*, 0..255 scale) lies this far
-#: from the dome's median colour: a hand or sleeve, not the white floor, the
-#: ivory die or its digits (whatever the light's colour: the median moves with it).
-HAND_CHROMA = 12.0
-#: The hand check's working size (the board reader's and benchmark's crop).
-HAND_CROP_PX = 160
-
-
-def foreign_share(crop_bgr: NDArray[np.uint8]) -> float | None:
-    """The share of the dome's inside (a square BGR dome crop, any size) whose
-    colour is not the dome's: a hand or arm reaching into it (the dome's floor,
-    the die and its digits are all near one colour under any light). None for
-    a grey crop, which cannot tell."""
-    if crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
-        return None
-    bgr = np.ascontiguousarray(crop_bgr[:, :, :3])
-    if bgr.shape[0] != HAND_CROP_PX or bgr.shape[1] != HAND_CROP_PX:
-        bgr = np.asarray(cv2.resize(bgr, (HAND_CROP_PX, HAND_CROP_PX), interpolation=cv2.INTER_AREA), np.uint8)
-    ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[:, :, 1:].astype(np.float32)
-    centre = (HAND_CROP_PX - 1) / 2.0
-    yy, xx = np.mgrid[:HAND_CROP_PX, :HAND_CROP_PX]
-    inside = np.hypot(xx - centre, yy - centre) < HAND_ZONE_RADII * HAND_CROP_PX / DOME_SPAN_RADII
-    colours = ab[inside]
-    off = np.hypot(*(colours - np.median(colours, axis=0)).T)
-    return float((off > HAND_CHROMA).mean())
 
 
 def marks_contrast(gray: FloatImage, face: NetFace, die_px: float) -> float:

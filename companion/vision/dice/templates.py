@@ -26,7 +26,6 @@ from companion.vision.dice.digitnet import (
     DIGIT_ACCEPT,
     LearnedDigits,
     digit_net,
-    foreign_share,
     read_digit,
 )
 from companion.vision.dice.dome import (
@@ -44,6 +43,7 @@ from companion.vision.dice.dome import (
 )
 from companion.vision.dice.face_search import search_face
 from companion.vision.dice.facenet import NO_FACE
+from companion.vision.dice.hands import foreign_share
 from companion.vision.dice.learned_search import (
     AGREE,
     READ_BACK,
@@ -160,7 +160,7 @@ class FaceTemplates:
         """Read a dome crop with the digit classifier, then the learned faces.
 
         By default (*net*, session 13): no value at all while a hand reaches
-        into the dome (``digitnet.foreign_share`` over
+        into the dome (``hands.foreign_share`` over
         ``DIGIT_ACCEPT.max_foreign``; a grey crop, which cannot show one, is
         read by the learned faces alone); then the digit classifier
         (``digitnet.py``), when it knows these faces (:attr:`digits`): its
@@ -189,7 +189,7 @@ class FaceTemplates:
         # A grey crop cannot show a hand: the learned faces alone, as before.
         # A hand reaching into the dome: no value from either reader (a
         # leaning die is still called cocked).
-        foreign = foreign_share(crop_bgr)
+        foreign = foreign_share(crop_bgr, DOME_SPAN_RADII)
         if foreign is None or foreign > DIGIT_ACCEPT.max_foreign:
             reading = self._read_learned(crop_bgr, gray, fraction, accept)
             if foreign is None or reading.value is None:
