@@ -38,7 +38,15 @@ import numpy as np
 from companion import paths
 from companion.errors import UserError
 from companion.voice import grammar
-from companion.voice.audio import RATE, Samples, noise_floor, pad_with_noise, to_pcm16
+from companion.voice.audio import (
+    NOISY_SNR_DB,
+    RATE,
+    Samples,
+    noise_floor,
+    pad_with_noise,
+    speech_to_noise_db,
+    to_pcm16,
+)
 from companion.voice.grammar import Context
 
 #: A clip whose loudest sample stays below this (-60 dBFS) holds no speech.
@@ -48,10 +56,6 @@ SILENCE_PEAK = 1e-3
 #: aligned to the audio at all (its search returns nothing): unsure.
 UNALIGNED_MARGIN = 2.0
 
-#: Utterances standing less than this many dB above their quiet frames are
-#: noisy (:func:`speech_to_noise_db`): the recogniser checks every command's
-#: rivals, and the policy asks back a number on a smaller doubt.
-NOISY_SNR_DB = 20.0
 #: In a quiet room, the intent check runs only below this confidence:
 #: table talk forced onto a command scored 0.80-0.90 on the development
 #: voices, and the commands above it were right.
@@ -600,20 +604,6 @@ class _Checks:
             margin = self._owner.number_margin(self._audio(), text, context)
         return margin, self._owner.intent_margin(self._audio(), text, context, confidence,
                                                  self.snr_db)
-
-
-def speech_to_noise_db(samples: Samples) -> float:
-    """How far the utterance's loud 10 ms frames stand above its quiet ones:
-    the 90th over the 10th percentile of frame power, in dB. An utterance
-    cut by the endpointer starts with 0.25 s of pre-roll, so its quiet
-    frames are the room's noise: about 40 dB for speech over faint hiss,
-    10-15 dB in white noise at 10 dB SNR."""
-    n = len(samples) // 160
-    if n < 5:
-        return 0.0
-    frames = np.asarray(samples[: n * 160], dtype=np.float64).reshape(n, 160)
-    db = 10.0 * np.log10(np.mean(frames * frames, axis=1) + 1e-10)
-    return float(np.percentile(db, 90) - np.percentile(db, 10))
 
 
 def loud_frames(samples: Samples, above_floor_db: float = 15.0,
