@@ -270,3 +270,13 @@ def test_a_command_in_a_noisy_room_is_not_cut_at_its_comma(speech, recogniser) -
     heard = _stream_through(Listener(recogniser=recogniser), add_noise(stream, 10.0, seed=0))
     assert [(h.hypothesis.text, h.decision.action) for h in heard] == [("referee undo", "apply")]
     assert heard[0].latency_s >= 0.40  # the longer wait is counted in the latency
+
+
+def test_a_final_stop_released_into_the_silence_is_not_outside_the_grammar(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    """Through the live stream the decoder gave the release of the /p/ of
+    "Stop." to the silence after it (0.06 s, over the 0.05 s limit), and the
+    command was ignored; the first WORD_TAIL_FRAMES after the last word are
+    the word's own."""
+    stream = np.concatenate([_quiet(1.0), speech("Stop.", "en-us", 150), _quiet(1.0, 1)])
+    heard = _stream_through(Listener(recogniser=recogniser), stream)
+    assert [(h.decision.action, h.decision.command) for h in heard] == [("apply", Command("stop"))]
