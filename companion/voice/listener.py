@@ -168,7 +168,8 @@ class Listener:
         decoded while it was spoken) its context and result are used;
         otherwise the utterance is decoded now under the policy's context.
         *waited_s*: the quiet the endpointer waited for before ending it
-        (default: its full hangover)."""
+        (default: what it waited for the utterance it ended last, its
+        hangover in a quiet room, a longer one in a noisy one)."""
         started = time.monotonic()
         when = utterance.end_s if now is None else now
         onset = utterance.start_s + self.endpointer.preroll / 100 if now is None else None
@@ -193,7 +194,7 @@ class Listener:
         decision = self.policy.decide(hyp, context, when, onset)
         if veto and decision.action == "ignore":
             decision = Decision("ignore", decision.command, reason=veto)
-        hangover = self.endpointer.hangover / 100 if waited_s is None else waited_s
+        hangover = self.endpointer.last_wait_s if waited_s is None else waited_s
         return Heard(utterance, context, hyp, decision,
                      hangover + (time.monotonic() - started), streamed, waited_s is not None)
 

@@ -130,3 +130,35 @@ def test_digital_silence_is_not_a_noise_floor() -> None:
                              _noise(1.5, seed=8)])
     utts = _run(stream)
     assert len(utts) == 1
+
+
+def test_a_noisy_room_waits_longer_before_ending_an_utterance() -> None:
+    """A 0.32 s pause (a comma in "Referee, | pop six." whose faint edges
+    sank into the noise) ends the utterance in a quiet room, where the
+    hangover is 0.25 s, but not in a noisy one, where it is
+    NOISY_HANGOVER_S; a longer pause still ends it."""
+    from companion.voice.endpoint import NOISY_HANGOVER_S
+
+    def stream(level: float, gap_s: float) -> np.ndarray:
+        return np.concatenate([_noise(1.0, level), _tone(0.6) + _noise(0.6, level, seed=1),
+                               _noise(gap_s, level, seed=2), _tone(0.5) + _noise(0.5, level, seed=3),
+                               _noise(1.0, level, seed=4)])
+
+    assert NOISY_HANGOVER_S > 0.32 + 0.05
+    assert len(_run(stream(1e-3, 0.32))) == 2  # speech 47 dB over the hiss
+    noisy = _run(stream(0.03, 0.32))  # 16 dB: a noisy room
+    assert len(noisy) == 1 and abs(noisy[0].end_s - 2.42) < 0.05
+    assert len(_run(stream(0.03, NOISY_HANGOVER_S + 0.15))) == 2
+
+
+def test_the_wait_before_the_end_is_reported() -> None:
+    """The listener adds the endpointer's wait to a decision's latency."""
+    ep = Endpointer()
+    level = 0.03
+    stream = np.concatenate([_noise(1.0, level), _tone(0.6) + _noise(0.6, level, seed=1),
+                             _noise(1.0, level, seed=2)])
+    assert len(ep.feed(stream)) == 1
+    assert abs(ep.last_wait_s - 0.40) < 0.011
+    quiet = np.concatenate([_noise(1.0), _tone(0.6), _noise(1.0, seed=2)])
+    assert len(ep.feed(quiet)) == 1
+    assert abs(ep.last_wait_s - ep.hangover / 100) < 0.011

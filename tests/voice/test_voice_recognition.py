@@ -258,3 +258,25 @@ def test_the_answer_to_the_referees_question_is_heard_without_the_wake_word(spee
         ear.policy.expect_answer(ear._stream_s)
         heard = _stream_through(ear, np.concatenate([_quiet(0.5, 2), speech(word, "en-gb", 160), _quiet(1.0, 3)]))
         assert [(h.decision.action, h.decision.command) for h in heard] == [("apply", Command(intent))]
+
+
+def test_a_command_in_a_noisy_room_is_not_cut_at_its_comma(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    """At 10 dB SNR the comma after "Referee" looked longer than the 0.25 s
+    hangover: the stream was cut in two, and "undo" alone, after "referee"
+    alone, lost to a rival command (another command fits as well). The
+    endpointer waits longer in a noisy room (NOISY_HANGOVER_S): one
+    utterance, heard whole."""
+    stream = np.concatenate([_quiet(1.0), speech("Referee, undo.", "en-us", 150), _quiet(1.0, 1)])
+    heard = _stream_through(Listener(recogniser=recogniser), add_noise(stream, 10.0, seed=0))
+    assert [(h.hypothesis.text, h.decision.action) for h in heard] == [("referee undo", "apply")]
+    assert heard[0].latency_s >= 0.40  # the longer wait is counted in the latency
+
+
+def test_a_final_stop_released_into_the_silence_is_not_outside_the_grammar(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    """Through the live stream the decoder gave the release of the /p/ of
+    "Stop." to the silence after it (0.06 s, over the 0.05 s limit), and the
+    command was ignored; the first WORD_TAIL_FRAMES after the last word are
+    the word's own."""
+    stream = np.concatenate([_quiet(1.0), speech("Stop.", "en-us", 150), _quiet(1.0, 1)])
+    heard = _stream_through(Listener(recogniser=recogniser), stream)
+    assert [(h.decision.action, h.decision.command) for h in heard] == [("apply", Command("stop"))]
