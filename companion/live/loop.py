@@ -721,8 +721,8 @@ class Loop:
     def _started_without_me(self, seen: boards.Board, expected: boards.Board, colours: list[str]) -> bool:
         """The table is playing already: the opening position was never seen
         (the players did not wait, or the camera could not read the board
-        whole until then), and since a board with pegs out was first
-        described, another such board has been seen and ``STARTED_POPS`` pops
+        whole until then): two boards with pegs out described, and now a
+        third, different, with ``STARTED_POPS`` pops seen meanwhile
         (a whole rendered game at 640x480: "Every peg starts in its Home"
         said for twenty minutes of play, nothing refereed)."""
         return (not self.opening_pegs and self.opening_boards >= 1 and len(self.held_pops) >= STARTED_POPS

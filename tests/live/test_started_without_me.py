@@ -79,3 +79,24 @@ def test_a_pop_worked_out_from_a_misread_board_is_doubted_not_called_later() -> 
     assert "That move means Blue popped a 4." in said(speaker)
     loop.handle(BoardStable(16.0, board(red=["track:9", *H3], blue=["track:13", *H3])))
     assert "illegal" not in kinds(loop)
+
+
+def test_a_slow_set_up_taken_for_play_gets_in_step_at_the_first_move() -> None:
+    # Pegs still being placed while a child pops the die three times: taken
+    # for a game under way. Once every peg is Home and Red brings one out on
+    # a 6, the loop is in step, with nothing called.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.start([["red"], ["blue"]])
+    loop.handle(BoardStable(1.0, board(red=["track:5", *H3], blue=["track:20", *H3])))
+    for t, value in [(2.0, 2), (3.0, 5), (4.0, 1)]:
+        loop.handle(PopSettled(t, value))
+    loop.handle(BoardStable(5.0, board(red=["track:5", *H3])))
+    loop.handle(BoardStable(6.0, board(red=["track:5", *H3], blue=["track:9", *H3])))
+    assert said(speaker)[-1] == "The game has started without me. I will follow it from the board."
+    loop.handle(BoardStable(8.0, board()))  # every peg Home at last
+    loop.handle(PopSettled(10.0, 6))
+    loop.handle(BoardStable(12.0, board(red=["track:1", *H3])))
+    assert loop.lost is None and "illegal" not in kinds(loop)
+    assert loop.referee.position == {"red": ["home", "home", "home", "track:1"], "blue": HOME4}
+    assert loop.referee.player == "red"  # a 6: Red pops again
