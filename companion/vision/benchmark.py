@@ -300,7 +300,7 @@ def _print(s: BoardScore, args: argparse.Namespace) -> None:
     print(f"    still camera, die unchanged:    {ms(s.steady_ms)}")
     print(f"    new camera (full marker search and pose): {ms(s.cold_ms)}")
     print(f"    camera nudged ({np.hypot(*NUDGE_SHIFT_MM[:2]):.1f} mm, {NUDGE_ROLL_DEG:g} degree; markers near "
-          f"their last place, hole refit, die): {ms(s.nudged_ms)}")
+          f"their last place, placed with the lens kept, die): {ms(s.nudged_ms)}")
     if s.render_failures:
         print(f"  the renderer failed on seeds {s.render_failures} (left out)")
     if s.confusions:

@@ -116,6 +116,33 @@ def test_a_nudged_camera_is_found_again_and_reads_the_same_position() -> None:
     assert isinstance(events[2], BoardFound)
 
 
+def test_a_nudged_camera_keeps_its_lens_and_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A nudge moves the camera, not its lens: the frame after it is placed
+    # from the marker corners with the lens the hole refit measured (the
+    # refit was most of a nudged frame's time), and reads the same position.
+    # After the board was lost (knocked aside, perhaps another camera), the
+    # lens is measured again.
+    import companion.vision.locate as locate
+    from companion.vision.benchmark import nudged
+
+    refits = []
+    real = locate.refine_with_holes
+    monkeypatch.setattr(locate, "refine_with_holes", lambda *a, **k: refits.append(1) or real(*a, **k))
+    pegs = {"red": ["home", "home", "track:5", "finish:1"], "blue": ["home", "track:12", "home", "home"]}
+    scene = _scene(9210, hand=None, tilt_deg=20, motion_blur_px=0.0)
+    before, truth = render(pegs, DieView(1), scene, seed=4)
+    after, _ = render(pegs, DieView(1), replace(scene, camera=nudged(scene.camera)), seed=4)
+    reader = BoardReader(LAYOUT, read_die=False)
+    first = reader.read(before)
+    assert first.complete and len(refits) == 1
+    moved = reader.read(after)
+    assert moved.found and moved.pose is not None and moved.pose.source == "markers"
+    assert len(refits) == 1  # no refit: the lens was kept
+    assert moved.complete and {c: list(v) for c, v in moved.pegs.items()} == {c: list(v) for c, v in truth.pegs.items()}
+    assert not reader.read(np.full_like(before, 90)).found
+    assert reader.read(before).found and len(refits) == 2  # measured again after the loss
+
+
 def _paint_over_markers(frame: np.ndarray, truth: object, ids: tuple[int, ...]) -> None:
     """Cover printed markers (a hand, a magazine): paint over each one."""
     import cv2
