@@ -132,8 +132,8 @@ def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
         asked = [(a, c) for _t, h, c in rows if (a := _asked(h)) is not None]
         print(f"      recognised right (before the policy) {_pct(recognised, len(rows))}; "
               f"wrong command acted on {_pct(wrong, len(rows))}")
-        print(f"      asked back (unsure of the number) {_pct(len(asked), len(rows))}, of which "
-              f"the number heard was right {sum(a == c for a, c in asked)}")
+        print(f"      asked back (unsure of the number, or in noise) {_pct(len(asked), len(rows))}, of which "
+              f"the command heard was right {sum(a == c for a, c in asked)}")
         misses = Counter(f"{t!r} -> {h.text!r} (conf {h.confidence:.2f}, unexplained "
                          f"{h.unexplained_s:.2f} s)" for t, h, c in rows
                          if _acted(h, Policy()) != c)

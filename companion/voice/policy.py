@@ -138,8 +138,10 @@ NOISY_THRESHOLD = 0.90
 NOISY_MIN_WAKE_S = 0.38
 #: A bare "stop" or "cancel" in a noisy room, which has no wake word to
 #: vouch for it: table talk gave 0.90-0.96 ("Yes, yes, yes!" heard as
-#: "cancel", "I rolled a five, look!" ending in "stop"), the commands said
-#: 0.91-1.00 (5 of 6 at 1.00).
+#: "cancel", "I rolled a five, look!" ending in "stop"); a "Cancel." said
+#: 0.97-1.00 on the six tuning voices, but a "Stop." was heard at all by 2
+#: of 6 (0.87, 0.91), so in noise a bare stop is all but lost (on the
+#: held-out benchmark voices too: docs/voice.md, session 15).
 NOISY_BARE_THRESHOLD = 0.97
 #: Commands whose mistake changes the game (a peg moved, a turn passed, a
 #: pop taken) and so are worth a question in a noisy room rather than being
