@@ -41,6 +41,7 @@ from companion.voice.grammar import Command, Context
 from companion.voice.listener import Listener, decode_in_context
 from companion.voice.policy import (
     MAX_UNEXPLAINED_S,
+    UNSURE_NOISY,
     UNSURE_NUMBER,
     WOKEN_THRESHOLD,
     Decision,
@@ -79,13 +80,15 @@ SWEEP = ((0.75, 0.05), (0.80, 0.05), (0.80, 0.15), (0.85, 0.05), (0.85, 0.15), (
 def _acts(decision: Decision) -> bool:
     """Acted on: applied, or a destructive command asked to be confirmed (as
     before). A command asked back because its number was unsure ("Did you
-    say the pop was two?") is not acted on: it is counted apart."""
+    say the pop was two?"), or because it was heard in a noisy room under
+    :data:`~companion.voice.policy.NOISY_THRESHOLD`, is not acted on: it is
+    counted apart."""
     return decision.action == "apply" or (decision.action == "confirm"
                                          and not _asked_back(decision))
 
 
 def _asked_back(decision: Decision) -> bool:
-    return decision.action == "confirm" and decision.reason.startswith(UNSURE_NUMBER)
+    return decision.action == "confirm" and decision.reason.startswith((UNSURE_NUMBER, UNSURE_NOISY))
 
 
 def _acted(hyp: Hypothesis, policy: Policy) -> Command | None:
@@ -129,8 +132,8 @@ def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
         asked = [(a, c) for _t, h, c in rows if (a := _asked(h)) is not None]
         print(f"      recognised right (before the policy) {_pct(recognised, len(rows))}; "
               f"wrong command acted on {_pct(wrong, len(rows))}")
-        print(f"      asked back (unsure of the number) {_pct(len(asked), len(rows))}, of which "
-              f"the number heard was right {sum(a == c for a, c in asked)}")
+        print(f"      asked back (unsure of the number, or in noise) {_pct(len(asked), len(rows))}, of which "
+              f"the command heard was right {sum(a == c for a, c in asked)}")
         misses = Counter(f"{t!r} -> {h.text!r} (conf {h.confidence:.2f}, unexplained "
                          f"{h.unexplained_s:.2f} s)" for t, h, c in rows
                          if _acted(h, Policy()) != c)
@@ -205,8 +208,8 @@ def bench_streamed(listener: Listener, voices: tuple[str, ...], cache: Path,
         print(f"  {label:10s} {_pct(right, n)}   target >= {target:.0f}%: "
               f"{_verdict(100.0 * right / n, target)}")
         print(f"      a wrong command acted on {_pct(wrong, n)}")
-        print(f"      asked back (unsure of the number): the right command, nothing acted on "
-              f"{_pct(asked_right, n)}; a wrong number asked back {_pct(asked_wrong, n)}")
+        print(f"      asked back (unsure of the number, or of a command in noise): the right command, nothing acted on "
+              f"{_pct(asked_right, n)}; a wrong one asked back {_pct(asked_wrong, n)}")
         for miss, count in misses.most_common(3):
             print(f"      miss x{count}: {miss}")
     acted_talk = []
