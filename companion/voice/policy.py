@@ -126,7 +126,7 @@ UNSURE_NOISY = "unsure in a noisy room"
 #: you say red's turn? Say yes or no.") and any other is ignored. Tuned on
 #: development voices only (en-us, en-gb-x-rp, en-us+f3: the table talk and
 #: the 48 commands at 10 dB white noise through the live stream;
-#: docs/voice.md, "Table talk in a noisy room (session 15)"): with the
+#: docs/voice.md, "Table talk in a noisy room (session 14, later)"): with the
 #: noisy wake word and bare-word bars below, 0.90 left 3 of 312 talk
 #: sentences acted on where 0.80 left 20 (46 before all three); 0.92 left
 #: 2 but acted on 7 fewer of the 144 right commands.
@@ -141,7 +141,7 @@ NOISY_MIN_WAKE_S = 0.38
 #: "cancel", "I rolled a five, look!" ending in "stop"); a "Cancel." said
 #: 0.97-1.00 on the six tuning voices, but a "Stop." was heard at all by 2
 #: of 6 (0.87, 0.91), so in noise a bare stop is all but lost (on the
-#: held-out benchmark voices too: docs/voice.md, session 15).
+#: held-out benchmark voices too: docs/voice.md, "Table talk in a noisy room").
 NOISY_BARE_THRESHOLD = 0.97
 #: Commands whose mistake changes the game (a peg moved, a turn passed, a
 #: pop taken) and so are worth a question in a noisy room rather than being

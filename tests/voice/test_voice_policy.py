@@ -250,7 +250,7 @@ def test_a_wake_word_said_whole_in_a_quiet_room_vouches_for_the_command() -> Non
 
 def test_a_noisy_room_needs_a_higher_bar_and_asks_back_game_changing_commands() -> None:
     # At 10 dB white noise table talk forced onto "referee ..." scored
-    # 0.76-0.95 (session 15): "Good move, well done." as "referee help" at
+    # 0.76-0.95 (session 14): "Good move, well done." as "referee help" at
     # 0.90, "Shh, the baby is sleeping." as "referee pause game" at 0.88.
     from companion.bench.voice import _acts, _asked_back
     from companion.voice.policy import NOISY_THRESHOLD, UNSURE_NOISY, WOKEN_THRESHOLD
