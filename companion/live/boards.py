@@ -25,6 +25,15 @@ def same(a: Mapping[str, Sequence[str]], b: Mapping[str, Sequence[str]], colours
     return all(Counter(a.get(c, ())) == Counter(b.get(c, ())) for c in colours)
 
 
+def same_but(a: Mapping[str, Sequence[str]], b: Mapping[str, Sequence[str]], colour: str) -> bool:
+    """Whether *a* and *b* (*b*'s colours) agree in every colour but *colour*.
+
+    >>> same_but({"red": ["track:3"], "blue": ["home"]}, {"red": ["track:1"], "blue": ["home"]}, "red")
+    True
+    """
+    return same(a, b, [c for c in b if c != colour])
+
+
 def missing(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> dict[str, int]:
     """How many pegs of each colour the camera does not see at all."""
     out: dict[str, int] = {}

@@ -700,7 +700,7 @@ class Loop:
             starts = {"red": 1, "blue": 8, "yellow": 15, "green": 22}
             expected = {c: [f"track:{starts[c]}"] for c in colours}
         if not boards.same(seen, expected, colours):
-            if self._started_without_me(seen, expected, colours):
+            if self._started_without_me(seen, colours):
                 self._say("The game has started without me. I will follow it from the board.")
                 self._begin(players, started=True)
                 self.held_pops.clear()
@@ -718,7 +718,7 @@ class Loop:
         self._begin(players)
         self._release_pops()
 
-    def _started_without_me(self, seen: boards.Board, expected: boards.Board, colours: list[str]) -> bool:
+    def _started_without_me(self, seen: boards.Board, colours: list[str]) -> bool:
         """The table is playing already: the opening position was never seen
         (the players did not wait, or the camera could not read the board
         whole until then): two boards with pegs out described, and now a
@@ -922,8 +922,7 @@ class Loop:
         mover = self.referee.player
         if self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None:
             return False  # with pops held since, several moves may show at once
-        others = [c for c in expected if c != mover]
-        if not boards.same(whole, expected, others) or boards.same(whole, expected, [mover]):
+        if not boards.same_but(whole, expected, mover) or boards.same(whole, expected, [mover]):
             return False
         return pips_needed({mover: expected[mover]}, {mover: whole.get(mover, [])}) > TRANSIT_PIPS
 
@@ -1099,9 +1098,7 @@ class Loop:
             return False
         if self.pop_seen_at is None or self.board_agreed_at is None or self.board_agreed_at < self.pop_seen_at:
             return False
-        expected = self.referee.position
-        others = [c for c in expected if c != mover]
-        return boards.same(whole, expected, others)
+        return boards.same_but(whole, self.referee.position, mover)
 
     def _two_pops_unseen(self, whole: boards.Board) -> bool:
         """No pop seen since the game last agreed with the board, and *whole*

@@ -451,10 +451,7 @@ class BoardLocator:
         if gray is not None and last is not None and self._lens_known:
             moved = self._camera_moved(board[mask], image[mask], last.camera)
             if moved is not None:
-                pose = BoardPose(board_homography(moved), hom, moved, "markers", seen, rms)
-                self._last = pose
-                self._last_markers = dict(found)
-                return pose
+                return self._keep(BoardPose(board_homography(moved), hom, moved, "markers", seen, rms), found, True)
         # Board z points into the table, so markers below the board's surface
         # (on the table) have positive z.
         cam, refined = self._camera(board[mask], image[mask], hom, size, gray)
@@ -473,10 +470,13 @@ class BoardLocator:
                     other_fit = hole_fit(gray, other, self.geometry)
                     if other_fit > fit:
                         cam, fit = other, other_fit
-        pose = BoardPose(board_homography(cam), hom, cam, "markers", seen, rms)
+        return self._keep(BoardPose(board_homography(cam), hom, cam, "markers", seen, rms), found, refined)
+
+    def _keep(self, pose: BoardPose, found: dict[int, np.ndarray], lens_known: bool) -> BoardPose:
+        """Track from *pose* and its markers; *lens_known*: its lens was measured on the holes."""
         self._last = pose
         self._last_markers = dict(found)
-        self._lens_known = refined
+        self._lens_known = lens_known
         return pose
 
     def _camera_moved(self, board: np.ndarray, image: np.ndarray, last: CameraPose) -> CameraPose | None:
