@@ -256,6 +256,11 @@ def _echo(loop: Loop, cmd: Spoken) -> str | None:
     value = cmd.value.get("value")
     if cmd.intent != "pop" or loop.referee.phase != "pop" or (loop.unread is not None and loop.unread.asked):
         return None  # (a pop seen but not read, asked for, is waiting for this very number)
+    if loop.unseen_pop_board is not None:
+        # A move made on a pop the camera never saw waits for this number
+        # (asked: "I did not see Red's pop"); a seeded game took Red's answer
+        # "one" for an echo of Green's 1 said moments before.
+        return None
     last = next((i for i in range(len(loop.events) - 1, -1, -1) if loop.events[i][1].get("event") == "pop"), None)
     # The last pop, or a pop the loop worked out moments ago after asking
     # the players for it: their answer comes after the loop has

@@ -209,6 +209,10 @@ class _Unread:
     #: and when: a move is not taken for them while the number is awaited.
     denied: set[int] = field(default_factory=set)
     denied_at: float = 0.0
+    #: The last board seen stable while it was pending (completed with the
+    #: game's pegs), which left it unresolved: a later board may tell, in
+    #: hindsight, which way the turns went then (:meth:`Loop._settled_in_hindsight`).
+    board: boards.Board | None = None
 
 
 @dataclass
@@ -253,6 +257,7 @@ class _CaughtUp:
     #: on the values guessed (a guessed 6 gives the same player another).
     pops: list[PopSettled | PopUnread] = field(default_factory=list)
     pops_allowed: int = 1  # pops that may be released before it stands
+    released: int = 0  # pops released since (those it left over counted, not kept in ``pops``)
 
 
 @dataclass
@@ -670,7 +675,10 @@ class Loop:
         self.last_board = seen
         if self.transit is not None and not boards.same(seen, self.transit[0], seen):
             self.transit = None  # the peg in transit has come down elsewhere
+        unread = self.unread
         self._evaluate(seen)
+        if unread is not None and self.unread is unread and self.stage == "game":
+            unread.board = boards.complete(seen, self.referee.position)
         if boards.same(seen, self.referee.position, list(self.referee.position)):
             self.board_agreed_at = obs.t
             self._doubts_saw(dict(seen))
@@ -900,7 +908,15 @@ class Loop:
             if self.t - self.transit[1] < TRANSIT_HOLD_S - 1e-9:
                 return
         self.transit = None
-        if not miss and self._too_unsure_to_call(whole):
+        if self._too_unsure_to_call(whole):
+            if miss:
+                # A peg off the board too (a bumped peg beside it, in a
+                # seeded game where two unread pops and a blind stretch left
+                # two ways to the board): asked for, and the board followed
+                # once it is whole.
+                self._note_missing(miss)
+                return
+            self._note_missing(miss)  # (none: a peg asked for before is back)
             self._lose_track(whole, whole)
             return
         called, self._called_before = self._called_before, None
@@ -1036,11 +1052,14 @@ class Loop:
         """Some way of playing the pops held (the unread one first) reaches
         *whole*, with the pops it leaves over fitting it, though not one way
         only (or the catch-up would have played it)."""
+        return bool(self.held_pops) and self._reached_from_here(whole)
+
+    def _reached_from_here(self, whole: boards.Board) -> bool:
+        """Some way of playing the pops held (the unread one first) from the
+        game as it stands now leads to *whole*."""
         state = self.referee.state
-        if state is None or not self.held_pops:
-            return False
         pops = ([None] if self.unread is not None else []) + values_of(self.held_pops)
-        return some_history(state, pops, whole, unseen_last=False)
+        return state is not None and some_history(state, pops, whole, unseen_last=False)
 
     def _too_unsure_to_call(self, whole: boards.Board) -> bool:
         """A board no move explains, but the game it is judged against rests
@@ -1198,7 +1217,13 @@ class Loop:
         assert caught is not None
         held = values_of(caught.held)
         pops = ([None] if caught.unread is not None else []) + held
-        if not self._legal_on(caught.state, whole) and only_way(caught.state, pops, whole) is None:
+        if not self._legal_on(caught.state, whole) and only_way(caught.state, pops, whole) is None and (
+            self._reached_from_here(whole) or not some_history(caught.state, pops, whole, unseen_last=False)
+        ):
+            # (Some way, not only one, when the game as caught up cannot
+            # reach the board: a seeded game's wrong count 18 -> 24 was
+            # caught up as an unread 5 and a 1, then put back to 22 for the
+            # move still in hand, which an unread 4, or a 3 and the 1, makes.)
             return False
         if self.referee.phase == "pop" and self.t - caught.t >= CAUGHT_UP_OPEN_S and self._pops_explaining(whole):
             # The catch-up's board has stood a while and this is also a move
@@ -1425,6 +1450,8 @@ class Loop:
             if self._unread_without_move(whole):
                 self._release_pops()
                 self._evaluate(whole)
+                return True
+            if self._settled_in_hindsight(whole):
                 return True
             if self._catch_up(whole, unread):
                 # Several moves, the first with the unread pop (a 6 that
@@ -1725,18 +1752,61 @@ class Loop:
             if board is None:
                 self._ask_unread()
             return False
-        assert state is not None
-        (player, values), = groups.items()
+        self._settle_lost(groups)
+        return True
+
+    def _settle_lost(self, groups: dict[str, list[int]]) -> None:
+        """Settle the unread pop as one no peg could use, with the values of
+        the one group of *groups* (see :meth:`_lost_by_next_player`): a
+        value said when it is the only one, else the turn passed."""
+        unread = self.unread
+        assert unread is not None
+        (values,) = groups.values()
         name = unread.player.capitalize()
         self._infer(unread)
         if len(values) == 1:
             self._say(f"No peg moved, so {name}'s pop must have been a {values[0]}.")
             self._feed({"pop": values[0]}, origin="loop", quiet=("pop",))
-            return True
+            return
         self._say(f"No peg moved after {name}'s pop.")
         self.unread_passed += 1
         self.turn_guessed = True
         self._feed({"command": "skip"}, origin="loop", quiet=("skip",))
+
+    def _settled_in_hindsight(self, whole: boards.Board) -> bool:
+        """The board seen before this one, with the unread pop still
+        pending, showed no peg of its player moved, but left open whether it
+        was a 6 no peg could use (an extra pop) or another lost value: the
+        two give the pops held since to different players. This board is a
+        move on a pop the camera missed after that board, for exactly one of
+        them, and no history without such a pop leads here: the unread pop
+        is settled that way, the board before is judged, then this one (a
+        move on a pop not seen, as any).
+
+        A seeded game: Red's pop unread, Blue's, Yellow's (a move) and
+        Green's pops read, Red's pegs seen unmoved; then Red moved on a pop
+        the camera missed. Taken as Red's unread pop moved late, after three
+        other pops, it put the turns one out, and Yellow's next move was
+        called out of turn."""
+        unread, state = self.unread, self.referee.state
+        if unread is None or unread.moved or unread.board is None or state is None:
+            return False
+        before = unread.board
+        groups = self._lost_before(before)
+        if len(groups) < 2:
+            return False
+        held = values_of(self.held_pops)
+        if some_history(state, [None, *held, before], whole, unseen_last=False):
+            return False
+        fits = {p: vs for p, vs in groups.items()
+                if some_history(lose_move(rules_pop(state, vs[0])), [*held, before], whole)}
+        if len(fits) != 1:
+            return False
+        self._settle_lost(fits)
+        self._release_pops()
+        self._evaluate(before)
+        if self.unread is None and boards.same(before, self.referee.position, list(whole)):
+            self._evaluate(whole)
         return True
 
     def _board_seen_since(self, t: float) -> bool:
@@ -2044,8 +2114,14 @@ class Loop:
                     self.inferred = None  # play has gone on: the inference stands
             caught = self.caught_up
             if caught is not None:
-                if len(caught.pops) < caught.pops_allowed and self.t - caught.t < CAUGHT_UP_POP_S:
-                    caught.pops.append(pop)
+                if caught.released < caught.pops_allowed and self.t - caught.t < CAUGHT_UP_POP_S:
+                    caught.released += 1
+                    if not any(pop is q for q in caught.held):
+                        # (A pop the catch-up left over is held again from
+                        # caught.held when it is taken back: kept here too,
+                        # it was held twice, and a seeded game's Green 5
+                        # became a Red 5 and a Blue 5 no camera saw.)
+                        caught.pops.append(pop)
                 else:
                     self.caught_up = None  # play has gone on: the catch-up stands
             if isinstance(pop, PopUnread):

@@ -326,10 +326,15 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # but here leave seed 2 out of step after a pop no camera saw, where
     # before the loop had lost track and followed the board). Decoding
     # is deterministic: the caps are the measured figures, so a regression
-    # shows at once (docs/live.md, "Guesses kept open").
+    # shows at once (docs/live.md, "Guesses kept open"). Session 15 (an
+    # unread pop settled in hindsight, a catch-up taken back when put right
+    # into another way of the same pops): 0 and 2 false calls, 30 and 79
+    # missed (seed 12: a wrong count caught up on an unread pop, put right
+    # and taken back, where before the loop called the board put back "not
+    # your turn" by chance); on seeds 0-299, 6 -> 0 and 17 -> 9 false calls.
     from companion.bench.referee import _players, _truth_game
 
-    for unread, cap, missed_cap in ((0.1, 1, 30), (0.3, 2, 78)):
+    for unread, cap, missed_cap in ((0.1, 0, 30), (0.3, 2, 79)):
         false_calls = missed = 0
         for seed in range(20):
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread)
