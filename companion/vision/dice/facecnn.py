@@ -78,15 +78,19 @@ class FaceCNN:
     def probabilities(self, rows: Array) -> Array:
         """Class probabilities (N, classes) for feature rows (N, CANON_PX**2)
         (``canonical.features`` of canonical patches)."""
+        logits = self.logits(rows)
+        logits = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+
+    def logits(self, rows: Array) -> Array:
+        """The last layer's output (N, classes), before the softmax."""
         x = np.asarray(rows, np.float32).reshape(len(rows), 1, CANON_PX, CANON_PX)
         with single_threaded_blas():
             h = _pool(_relu(_conv3x3(x, self.conv1_w, self.conv1_b)))
             h = _pool(_relu(_conv3x3(h, self.conv2_w, self.conv2_b)))
             h = _relu(h.reshape(len(h), -1) @ self.dense1_w + self.dense1_b)
-            logits = h @ self.dense2_w + self.dense2_b
-        logits = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+            return np.asarray(h @ self.dense2_w + self.dense2_b, np.float32)
 
     def save(self, path: Path) -> None:
         save: Any = np.savez_compressed  # its stubs type **kwds as its own options
