@@ -20,9 +20,10 @@ itself reads the weights with numpy)::
     /tmp/torchenv/bin/pip install opencv-python-headless
 
 The command that made the shipped ``pip_faces_cnn.npz`` (the render cache
-of ``train_facenet``; about 5 minutes of patch cutting and mining and 15 of
-training on the loaded 2-core box) is given in docs/vision-dice.md,
-"Session 15".
+of ``train_facenet``; about 3 minutes of patch cutting and mining, and 5 to
+40 of training, 8 epochs, as the 2-core box was loaded) is given in
+docs/vision-dice.md, "Session 15"; run it from the repository with the
+venv's python.
 """
 
 from __future__ import annotations
