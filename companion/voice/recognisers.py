@@ -595,14 +595,20 @@ class PocketSphinxStream:
         audio; when speech resumes the final clip is longer and they are
         never used. Nothing is run where *rivals_matter* says the checks
         cannot matter for what was heard so far (the sound outside the
-        grammar is not known yet: it is taken as none). Returns the text
-        heard so far ("" before decoding started)."""
+        grammar, the wake word's length and the room's noise are judged on
+        what the decoder has aligned so far, as :meth:`finish` will judge
+        them). Returns the text heard so far ("" before decoding started)."""
         text, ratio = self.partial()
         if not text:
             return ""
-        if rivals_matter is not None and not rivals_matter(Hypothesis(text, ratio)):
-            return text
-        checks = _Checks(self._owner, np.asarray(clip, dtype=np.float32))
+        x = np.asarray(clip, dtype=np.float32)
+        checks = _Checks(self._owner, x)
+        if rivals_matter is not None:
+            decoder = self._decoders[0]
+            so_far = Hypothesis(text, ratio, unexplained_s=unexplained_s(decoder, x, 0, WORD_TAIL_FRAMES),
+                                snr_db=checks.snr_db, wake_s=wake_s(decoder))
+            if not rivals_matter(so_far):
+                return text
         checks.run(text, self.context, ratio)
         if self._digits:
             command = grammar.parse(text, self.context)
