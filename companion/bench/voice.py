@@ -454,7 +454,7 @@ def bench_latency(listener: Listener, cache: Path) -> None:
     worker = getattr(recogniser, "check_worker", None)
     if worker is not None and worker.wait_ready(30.0):
         worker.log = []
-        print("  the intent check's rival search runs in a worker process (on the CPU-time "
+        print("  the costliest rival search runs in a worker process (on the CPU-time "
               "clock: on a core of its own, its jobs one after another)")
     else:
         worker = None
