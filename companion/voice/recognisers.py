@@ -457,6 +457,10 @@ def run_search(decoder: Any, search: str, pcm: bytes) -> tuple[str, float]:
 
 #: A check worker's job: (the clip's number in the recogniser's memo, search name).
 JobKey = tuple[int, str]
+#: Seconds the listener waits for a check worker's answer before it takes
+#: the worker for stuck, stops it and runs the search itself (a job takes
+#: 0.05-0.3 s).
+JOB_TIMEOUT_S = 10.0
 
 
 class CheckWorker:
@@ -502,8 +506,11 @@ class CheckWorker:
         self.log: list[tuple[str, JobKey, float]] | None = None
 
     def _fail(self) -> None:
+        """The worker is gone (or stuck): stop it, and run every search here."""
         self.alive = False
         self._sent.clear()
+        with contextlib.suppress(Exception):
+            self._process.kill()
 
     def ready(self) -> bool:
         """The worker has built its decoder (checked without waiting)."""
@@ -538,7 +545,7 @@ class CheckWorker:
         if not self.ready():
             return False
         self._collect(block=False)
-        if self._sent:
+        if self._sent or not self.alive:
             return False
         try:
             self._conn.send((key, jsgf, pcm))
@@ -552,7 +559,7 @@ class CheckWorker:
     def _collect(self, block: bool) -> None:
         """Receive one answer (or those already there, without *block*)."""
         try:
-            while self._sent and (block or self._conn.poll()):
+            while self._sent and (self._conn.poll(JOB_TIMEOUT_S) if block else self._conn.poll()):
                 key, result, cpu_s = self._conn.recv()
                 self._sent.remove(key)
                 # keep only the newest clip's answers: older ones are stale
@@ -561,6 +568,8 @@ class CheckWorker:
                 self._note("done", key, cpu_s)
                 if block:
                     return
+            if block and self._sent:
+                self._fail()  # no answer in JOB_TIMEOUT_S: stuck
         except (EOFError, OSError, ValueError):
             self._fail()
 
