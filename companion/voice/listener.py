@@ -283,6 +283,9 @@ class Listener:
         prepare = getattr(self.recogniser, "prepare_streaming", None)
         if prepare is not None:
             prepare()
+        start_worker = getattr(self.recogniser, "start_check_worker", None)
+        if start_worker is not None:
+            start_worker()  # the intent check beside the rest (until it is up, here)
         with open_microphone(block_s) as blocks:
             while not stop.is_set():
                 try:

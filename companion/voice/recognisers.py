@@ -23,6 +23,7 @@ Both take their phrases from :mod:`companion.voice.grammar`, never their own.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import shutil
@@ -58,8 +59,14 @@ UNALIGNED_MARGIN = 2.0
 
 #: In a quiet room, the intent check runs only below this confidence:
 #: table talk forced onto a command scored 0.80-0.90 on the development
-#: voices, and the commands above it were right.
-RIVAL_CHECK_BELOW = 0.95
+#: voices, and the commands above it were right. 0.95 until session 15:
+#: on the six development voices (288 clean commands, 624 clean table-talk
+#: sentences, through the live stream) the 45 commands checked at
+#: 0.90-0.95 all had rivals under 0.76 (the bar is 0.80), no table talk at
+#: 0.90-0.95 reached the check, and every decision stayed the same at
+#: 0.90; the check it saves is the slowest part of the end of speech
+#: (docs/voice.md, session 15).
+RIVAL_CHECK_BELOW = 0.90
 #: Intents never checked against rivals.
 UNCHECKED_INTENTS = frozenset({"wake", "stop", "cancel", "yes", "no"})
 
@@ -196,6 +203,11 @@ class PocketSphinxRecogniser:
         #: pause makes the results stale by construction.
         self._checked_pcm: bytes | None = None
         self._checked: dict[str, tuple[str, float]] = {}
+        #: Counts the clips the memo has held (a worker job's key names its clip).
+        self._clip_id = 0
+        #: Search name -> its JSGF (what a worker needs to build it).
+        self._jsgf: dict[str, str] = {}
+        self._worker: CheckWorker | None = None
 
     @staticmethod
     def _make_decoder(options: dict[str, Any]) -> Any:
@@ -246,33 +258,65 @@ class PocketSphinxRecogniser:
         return self.last_cmn
 
     def _run(self, search: str, pcm: bytes) -> tuple[str, float]:
-        """Decode *pcm* with one search; (text, score). PocketSphinx's Python
-        binding reports the path score as a per-frame-normalised probability
-        in (0, 1], which makes scores of different searches comparable."""
-        d = self._decoder
-        # a fresh feature pipeline: its noise statistics otherwise carry over
-        # from the last decode, and the same clip decoded twice scored
-        # differently (confidence 0.896, then 0.882)
-        d.reinit_feat()
-        d.activate_search(search)
-        d.start_utt()
-        d.process_raw(pcm, full_utt=True)
-        d.end_utt()
-        hyp = d.hyp()
-        if hyp is None:
-            return "", 0.0
-        return hyp.hypstr, float(hyp.best_score)
+        """Decode *pcm* with one search; (text, score): :func:`run_search`."""
+        return run_search(self._decoder, search, pcm)
+
+    def start_check_worker(self) -> None:
+        """Start a process of its own for the intent check's whole-grammar
+        search (:class:`CheckWorker`), so that it runs beside the number
+        check and the live decoding instead of after them. The live path
+        (:meth:`Listener.microphone`) and the latency benchmark start it;
+        without it (files, tests) every search runs here, as before."""
+        if self._worker is None or not self._worker.alive:
+            self._worker = CheckWorker(self._options)
+
+    @property
+    def check_worker(self) -> CheckWorker | None:
+        return self._worker
+
+    def close(self) -> None:
+        """Stop the check worker, if one was started."""
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+    def _clip(self, pcm: bytes) -> None:
+        """Make *pcm* the clip the check memo holds (a new clip empties it)."""
+        if pcm is not self._checked_pcm and pcm != self._checked_pcm:
+            self._checked_pcm, self._checked = pcm, {}
+            self._clip_id += 1
 
     def _check(self, search: str, pcm: bytes) -> tuple[str, float]:
         """:meth:`_run` for the rival checks, remembered for the last clip
         (decoding is deterministic: the same search of the same audio gives
-        the same result)."""
-        if pcm is not self._checked_pcm and pcm != self._checked_pcm:
-            self._checked_pcm, self._checked = pcm, {}
+        the same result). A search handed to the check worker
+        (:meth:`_offload`) is waited for rather than run again."""
+        self._clip(pcm)
         result = self._checked.get(search)
         if result is None:
-            result = self._checked[search] = self._run(search, pcm)
+            if self._worker is not None:
+                result = self._worker.result((self._clip_id, search))
+            if result is None:
+                result = self._run(search, pcm)
+            self._checked[search] = result
         return result
+
+    def _offload(self, search: str, pcm: bytes) -> None:
+        """Hand *search* of *pcm* to the check worker, when there is one and
+        it is free, unless its result is known already; :meth:`_check` then
+        waits for it."""
+        self._clip(pcm)
+        worker = self._worker
+        if worker is None or search in self._checked:
+            return
+        key = (self._clip_id, search)
+        if not worker.has(key):
+            worker.submit(key, self._jsgf[search], pcm)
+
+    def _offloaded(self, search: str, pcm: bytes) -> bool:
+        """*search* of *pcm* is with the check worker (sent or answered)."""
+        self._clip(pcm)
+        return self._worker is not None and self._worker.has((self._clip_id, search))
 
     def _unexplained(self, clip: Samples, pad_frames: int) -> float:
         """Seconds of loud frames of *clip* (the audio before padding) that
@@ -313,16 +357,25 @@ class PocketSphinxRecogniser:
         two") or table talk was forced onto a pop (measured on development
         voices, docs/voice.md). None when *text* has no number.
         """
-        found = grammar.number_alternatives(text, context)
-        if found is None:
+        searches = self.number_searches(text, context)
+        if searches is None:
             return None
-        prefix, number, rivals = found
-        _, own = self._check(self._phrase_search(f"{prefix} {number}"), pcm)
-        _, rival = self._check(self._phrase_search(f"{prefix} ( {' | '.join(rivals)} )"), pcm)
+        _, own = self._check(searches[0], pcm)
+        _, rival = self._check(searches[1], pcm)
         if own <= 0.0:
             # the phrase as heard cannot even be aligned: treat as unsure
             return UNALIGNED_MARGIN
         return rival / own
+
+    def number_searches(self, text: str, context: Context) -> tuple[str, str] | None:
+        """The searches of :meth:`number_margin` (the phrase as heard, the
+        phrase with any other number), or None when *text* has no number."""
+        found = grammar.number_alternatives(text, context)
+        if found is None:
+            return None
+        prefix, number, rivals = found
+        return (self._phrase_search(f"{prefix} {number}"),
+                self._phrase_search(f"{prefix} ( {' | '.join(rivals)} )"))
 
     def intent_margin(self, pcm: bytes, text: str, context: Context, confidence: float,
                       snr_db: float) -> float | None:
@@ -342,6 +395,19 @@ class PocketSphinxRecogniser:
         utterance less than :data:`NOISY_SNR_DB` above its quiet frames).
         Not for the wake word, stop, cancel, yes or no. None when not run.
         """
+        searches = self.intent_searches(text, context, confidence, snr_db)
+        if searches is None:
+            return None
+        _, own = self._check(searches[0], pcm)
+        _, rival = self._check(searches[1], pcm)
+        if own <= 0.0:
+            return UNALIGNED_MARGIN
+        return rival / own
+
+    def intent_searches(self, text: str, context: Context, confidence: float,
+                        snr_db: float) -> tuple[str, str] | None:
+        """The searches of :meth:`intent_margin` (the phrase as heard, the
+        rival grammar), or None when it does not run."""
         command = grammar.parse(text, context)
         if (command is None or command.intent in UNCHECKED_INTENTS
                 or (confidence >= RIVAL_CHECK_BELOW and snr_db >= NOISY_SNR_DB)):
@@ -349,11 +415,7 @@ class PocketSphinxRecogniser:
         rivals = grammar.rival_jsgf(context, command.intent)
         if rivals is None:
             return None
-        _, own = self._check(self._phrase_search(text), pcm)
-        _, rival = self._check(self._search(rivals), pcm)
-        if own <= 0.0:
-            return UNALIGNED_MARGIN
-        return rival / own
+        return self._phrase_search(text), self._search(rivals)
 
     def _phrase_search(self, body: str) -> str:
         """A one-rule JSGF search for *body* (see :meth:`_search`). Spaces are
@@ -370,7 +432,194 @@ class PocketSphinxRecogniser:
             name = f"check{len(self._phrase_searches)}"
             self._decoder.add_jsgf_string(name, jsgf)
             self._phrase_searches[jsgf] = name
+            self._jsgf[name] = jsgf
         return name
+
+
+def run_search(decoder: Any, search: str, pcm: bytes) -> tuple[str, float]:
+    """Decode *pcm* with one of *decoder*'s searches; (text, score).
+    PocketSphinx's Python binding reports the path score as a
+    per-frame-normalised probability in (0, 1], which makes scores of
+    different searches comparable."""
+    # a fresh feature pipeline: its noise statistics otherwise carry over
+    # from the last decode, and the same clip decoded twice scored
+    # differently (confidence 0.896, then 0.882)
+    decoder.reinit_feat()
+    decoder.activate_search(search)
+    decoder.start_utt()
+    decoder.process_raw(pcm, full_utt=True)
+    decoder.end_utt()
+    hyp = decoder.hyp()
+    if hyp is None:
+        return "", 0.0
+    return hyp.hypstr, float(hyp.best_score)
+
+
+#: A check worker's job: (the clip's number in the recogniser's memo, search name).
+JobKey = tuple[int, str]
+#: Seconds the listener waits for a check worker's answer before it takes
+#: the worker for stuck, stops it and runs the search itself (a job takes
+#: 0.05-0.3 s).
+JOB_TIMEOUT_S = 10.0
+
+
+class CheckWorker:
+    """A process that runs the intent check's rival-grammar search.
+
+    That search is the costliest check (a whole-grammar decode, 0.14-0.28 s
+    of CPU for a 2 s utterance on the development machine, against 0.04-0.06
+    s for each phrase search), and PocketSphinx's Python binding holds the
+    GIL while it decodes, so a thread cannot run it beside the others. A
+    process with its own decoder, built with the same options, can: the
+    recogniser hands the search over (:meth:`PocketSphinxRecogniser._offload`),
+    runs the number check and the phrase search itself meanwhile, and waits
+    for the result only when it needs it. Decoding is deterministic (each
+    search starts from a fresh feature pipeline), so the worker's result is
+    the one the recogniser would have computed: the same margins and
+    decisions, sooner on a machine with a core to spare.
+
+    Jobs are sent only while the worker is idle (a clip of 2 s is about
+    70 kB, more than a pipe holds, and a send to a busy worker would wait);
+    a job the worker cannot take is run in the recogniser's process. A
+    worker that died, or never started, runs nothing: every search falls
+    back to the recogniser's own decoder.
+    """
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_check_worker_main, args=(child, options),
+                                        name="companion-checks", daemon=True)
+        self._process.start()
+        child.close()
+        self._ready = False
+        self.alive = True
+        #: Jobs sent and not yet answered, in order.
+        self._sent: list[JobKey] = []
+        self._results: dict[JobKey, tuple[str, float]] = {}
+        #: None, or (set by the latency benchmark, to put the worker on its
+        #: CPU clock) a list that gets ("submit" | "wait", key, the caller's
+        #: process time) as they happen, and ("done", key, the worker's CPU
+        #: seconds for the job).
+        self.log: list[tuple[str, JobKey, float]] | None = None
+
+    def _fail(self) -> None:
+        """The worker is gone (or stuck): stop it, and run every search here."""
+        self.alive = False
+        self._sent.clear()
+        with contextlib.suppress(Exception):
+            self._process.kill()
+
+    def ready(self) -> bool:
+        """The worker has built its decoder (checked without waiting)."""
+        if not self._ready and self.alive:
+            try:
+                if self._conn.poll():
+                    self._ready = self._conn.recv() == "ready"
+                    if not self._ready:
+                        self._fail()
+            except (EOFError, OSError):
+                self._fail()
+        return self._ready and self.alive
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait up to *timeout* seconds for the worker to be ready."""
+        if self.alive and not self._ready:
+            with contextlib.suppress(EOFError, OSError):
+                self._conn.poll(timeout)
+        return self.ready()
+
+    def _note(self, kind: str, key: JobKey, value: float | None = None) -> None:
+        if self.log is not None:
+            import time
+
+            self.log.append((kind, key, time.process_time() if value is None else value))
+
+    def has(self, key: JobKey) -> bool:
+        return key in self._results or key in self._sent
+
+    def submit(self, key: JobKey, jsgf: str, pcm: bytes) -> bool:
+        """Send a job if the worker is ready and idle; whether it was sent."""
+        if not self.ready():
+            return False
+        self._collect(block=False)
+        if self._sent or not self.alive:
+            return False
+        try:
+            self._conn.send((key, jsgf, pcm))
+        except (OSError, ValueError):
+            self._fail()
+            return False
+        self._sent.append(key)
+        self._note("submit", key)
+        return True
+
+    def _collect(self, block: bool) -> None:
+        """Receive one answer (or those already there, without *block*)."""
+        try:
+            while self._sent and (self._conn.poll(JOB_TIMEOUT_S) if block else self._conn.poll()):
+                key, result, cpu_s = self._conn.recv()
+                self._sent.remove(key)
+                # keep only the newest clip's answers: older ones are stale
+                self._results = {k: v for k, v in self._results.items() if k[0] >= key[0]}
+                self._results[key] = result
+                self._note("done", key, cpu_s)
+                if block:
+                    return
+            if block and self._sent:
+                self._fail()  # no answer in JOB_TIMEOUT_S: stuck
+        except (EOFError, OSError, ValueError):
+            self._fail()
+
+    def result(self, key: JobKey) -> tuple[str, float] | None:
+        """The answer to *key*, waiting for it if it was sent; None when it
+        was not sent or the worker died (the caller runs the search)."""
+        if key in self._sent:
+            self._note("wait", key)
+        while key not in self._results and key in self._sent and self.alive:
+            self._collect(block=True)
+        return self._results.pop(key, None)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._conn.send(None)
+        self._conn.close()
+        self._process.join(timeout=2.0)
+        if self._process.is_alive():
+            self._process.terminate()
+        self.alive = False
+
+
+def _check_worker_main(conn: Any, options: dict[str, Any]) -> None:
+    """The check worker's loop: build a decoder as the recogniser does, then
+    answer (key, JSGF, pcm) with (key, (text, score), CPU seconds) until
+    told to stop (None) or the recogniser goes away."""
+    import time
+
+    try:
+        decoder = PocketSphinxRecogniser._make_decoder(options)
+    except Exception:  # the recogniser runs every search itself then
+        conn.send("failed")
+        return
+    conn.send("ready")
+    names: dict[str, str] = {}
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        key, jsgf, pcm = job
+        name = names.get(jsgf)
+        if name is None:
+            name = names[jsgf] = f"check{len(names)}"
+            decoder.add_jsgf_string(name, jsgf)
+        started = time.process_time()
+        result = run_search(decoder, name, pcm)
+        conn.send((key, result, time.process_time() - started))
 
 
 def _is_filler(word: str) -> bool:
@@ -595,21 +844,27 @@ class PocketSphinxStream:
         audio; when speech resumes the final clip is longer and they are
         never used. Nothing is run where *rivals_matter* says the checks
         cannot matter for what was heard so far (the sound outside the
-        grammar is not known yet: it is taken as none). Returns the text
-        heard so far ("" before decoding started)."""
+        grammar, the wake word's length and the room's noise are judged on
+        what the decoder has aligned so far, as :meth:`finish` will judge
+        them). Returns the text heard so far ("" before decoding started)."""
         text, ratio = self.partial()
         if not text:
             return ""
-        if rivals_matter is not None and not rivals_matter(Hypothesis(text, ratio)):
-            return text
-        checks = _Checks(self._owner, np.asarray(clip, dtype=np.float32))
-        checks.run(text, self.context, ratio)
+        x = np.asarray(clip, dtype=np.float32)
+        checks = _Checks(self._owner, x)
+        if rivals_matter is not None:
+            decoder = self._decoders[0]
+            so_far = Hypothesis(text, ratio, unexplained_s=unexplained_s(decoder, x, 0, WORD_TAIL_FRAMES),
+                                snr_db=checks.snr_db, wake_s=wake_s(decoder))
+            if not rivals_matter(so_far):
+                return text
+        checks.prefetch(text, self.context, ratio)
         if self._digits:
             command = grammar.parse(text, self.context)
             digits = self._decoders[2].hyp()
             digit_text = grammar.normalise(digits.hypstr) if digits is not None else ""
             if command is not None and command.intent == "pop" and digit_text:
-                checks.run(digit_text, Context.DIGITS, ratio)
+                checks.prefetch(digit_text, Context.DIGITS, ratio)
         return text
 
 
@@ -630,9 +885,37 @@ class _Checks:
             self._pcm = to_pcm16(pad_with_noise(self._clip, level=noise_floor(self._clip)))
         return self._pcm
 
+    def _searches(self, text: str, context: Context, confidence: float) -> list[str]:
+        """The searches :meth:`run` needs, the costliest first: the intent
+        check's rival grammar (a whole-grammar decode), the number check's
+        rival phrase, then the phrase as heard (which both checks share)."""
+        owner = self._owner
+        number = owner.number_searches(text, context)
+        intent = owner.intent_searches(text, context, confidence, self.snr_db)
+        ordered = [intent[1] if intent else None, number[1] if number else None,
+                   number[0] if number else None, intent[0] if intent else None]
+        return list(dict.fromkeys(s for s in ordered if s is not None))
+
+    def _offload(self, searches: list[str]) -> None:
+        """Hand the costliest search to the check worker, if there is one
+        and it is free (see :class:`CheckWorker`): it runs there while this
+        process runs the others."""
+        if searches:
+            self._owner._offload(searches[0], self._audio())
+
+    def prefetch(self, text: str, context: Context, confidence: float) -> None:
+        """What :meth:`run` does, without waiting for the check worker: when
+        :meth:`run` asks, every search is done or on its way."""
+        searches = self._searches(text, context, confidence)
+        self._offload(searches)
+        for search in searches:
+            if not self._owner._offloaded(search, self._audio()):
+                self._owner._check(search, self._audio())
+
     def run(self, text: str, context: Context,
             confidence: float) -> tuple[float | None, float | None]:
         """(number margin, intent margin) of *text* heard in *context*."""
+        self._offload(self._searches(text, context, confidence))
         margin = None
         if grammar.number_alternatives(text, context) is not None:
             margin = self._owner.number_margin(self._audio(), text, context)
