@@ -268,7 +268,13 @@ class PocketSphinxRecogniser:
         (:meth:`Listener.microphone`) and the latency benchmark start it;
         without it (files, tests) every search runs here, as before."""
         if self._worker is None or not self._worker.alive:
-            self._worker = CheckWorker(self._options)
+            try:
+                self._worker = CheckWorker(self._options)
+            except (OSError, RuntimeError, ValueError):
+                # No process to be had (a locked-down machine, no /dev/shm):
+                # every search runs here, as without the worker; listening
+                # never stops over it.
+                self._worker = None
 
     @property
     def check_worker(self) -> CheckWorker | None:
