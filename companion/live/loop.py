@@ -1548,6 +1548,19 @@ class Loop:
             # with no move were taken back as a 6 and an extra pop of 4 when
             # Blue's next pop went unseen (then "moved 5, but the pop was 4").
             return False
+        if (inferred.pops and self.t - inferred.t >= CAUGHT_UP_POP_S and self.referee.phase == "pop"
+                and self._pops_explaining(whole) and set(self._pops_explaining(whole, before)) == {6}):
+            # Taken back, the unread pop would be a 6 and the pops released
+            # since the mover's own extra pops, popped while its move was
+            # still to make and seen with no peg moved for seconds; kept, the
+            # board is the mover's move on a pop the camera missed (a move
+            # within moments is still the player finishing: taken back). A
+            # seeded game:
+            # Red's lost 1 unread, Blue's 3, then Red's peg brought out on an
+            # unseen 6 (said moments later): retold as a 6 and Blue's 3 as
+            # Red's extra pop, and Red's next 6 called "moved 6, but the pop
+            # was 3".
+            return False
         if self.t - inferred.t >= CAUGHT_UP_OPEN_S and self._lost_before(whole):
             # The same for the player after: the guess has stood, the next
             # player's pop went unread, and the board is also that pop lost

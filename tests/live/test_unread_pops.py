@@ -426,6 +426,20 @@ def test_a_lost_unread_pop_that_stood_is_not_rewritten_by_the_next_move_on_an_un
                                      ("pop", 6), ("move", 6), ("extra-pop", None)]
 
 
+def test_a_peg_brought_out_seconds_after_the_next_pop_is_a_move_on_a_missed_pop() -> None:
+    # Session 15, a seeded game: 2.4 s after Blue's lost pop was seen with
+    # no peg moved, Red's peg comes out. Taken back, Red's pop would be a 6
+    # and Blue's 4 Red's extra pop, popped before the peg came out and
+    # seen with none moved: Red's new pop the camera missed is the likelier
+    # (then said: "six"); Red's next 6 was called "moved 6, but the pop was 3".
+    loop, speaker, n = _lost_unread_then_blue_lost()
+    loop.handle(BoardStable(7.0, {"red": ["track:1", "home", "home", "home"], "blue": HOME4}))
+    assert "I did not see Red's pop. Red, say the number you popped, or pop now." in said(speaker)
+    loop.handle(Spoken(8.0, "pop", {"value": 6}))
+    assert events_after(loop, n)[-3:] == [("pop", 6), ("move", 6), ("extra-pop", None)]
+    assert "illegal" not in kinds(loop)
+
+
 def test_a_lost_unread_pop_is_taken_back_when_the_move_comes_at_once() -> None:
     # The peg comes out moments after Blue's pop: Red was still moving.
     loop, speaker, n = _lost_unread_then_blue_lost()
