@@ -1086,7 +1086,9 @@ class Loop:
           pop seen (:meth:`_two_pops_unseen`);
         * several ways of playing the pops held reach the board and leave
           different games (:meth:`_ways_reach`: a seeded game's Blue, out on a
-          6 and two unread pops, "a peg out of Home goes onto Blue's Start").
+          6 and two unread pops, "a peg out of Home goes onto Blue's Start");
+        * the pop waiting for its move was read but the table went on as if
+          no peg could use it (:meth:`_read_pop_unused`: a misread die).
         """
         return (
             (self.unseen_pop_board is not None and self.unread is not None)
@@ -1099,7 +1101,27 @@ class Loop:
             or self._doubt_explains(whole)
             or self._two_pops_unseen(whole)
             or self._ways_reach(whole)
+            or self._read_pop_unused(whole)
         )
+
+    def _read_pop_unused(self, whole: boards.Board) -> bool:
+        """The pop waiting for its move was read, yet the table went on as if
+        no peg could use it: the next pop came, a board with the mover's pegs
+        unmoved was seen after it, and the board now is another player's
+        move, which that pop lost (any value no peg could use) explains. The
+        die was most likely misread, and the board is followed, not called.
+        (A whole rendered game at 640x480: Red's 4 read as a 6 at 0.99 over a
+        whole settle, Red's pegs all Home; Blue's 4 held as Red's extra pop,
+        and Blue's move called "not Blue's turn".) A player who forgets a pop
+        they could use is not called either: the loop says it has lost track."""
+        before, mover = self.before_pop, self.referee.player
+        if (before is None or mover is None or self.referee.phase != "move" or not self.held_pops
+                or self.unread is not None or self.board_agreed_at is None
+                or self.board_agreed_at <= self.held_pops[0].t):
+            return False
+        if not boards.same(whole, self.referee.position, [mover]):
+            return False  # the mover's pegs moved: a move, judged as one (a wrong count is called)
+        return some_history(before, [None, *values_of(self.held_pops)], whole, unseen_last=False)
 
     def _judged_on_a_read_pop(self, whole: boards.Board) -> bool:
         """The move on *whole* stands on what the camera saw even while the die

@@ -142,3 +142,42 @@ def test_a_board_with_a_peg_off_it_that_several_histories_reach_is_not_called() 
     assert "illegal" not in kinds(loop)
     assert said(speaker)[-1] == "I have lost track of the moves. I will go by the board from here."
     assert loop.lost is not None
+
+
+def test_a_read_pop_the_table_treats_as_unusable_is_doubted_not_called() -> None:
+    # A whole rendered game at 640x480: Red's 4 read as a 6 (0.99, the
+    # whole settle); Red, all Home, brings no peg out; Blue pops a 4 and
+    # moves it. Held as Red's extra pop, Blue's move was called "not Blue's
+    # turn". The 6 unused, the next pop seen with Red's pegs unmoved, and the
+    # board Blue's move if Red's pop was one no peg could use: the die was
+    # misread, and the board is followed.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    pegs = {"red": ["finish:4", *H3], "blue": ["track:1", "finish:4", "home", "home"],
+            "yellow": ["track:10", "finish:4", "home", "home"]}
+    loop.start([["red"], ["blue"], ["yellow"]], None, "red", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopSettled(2.0, 6))  # read as a 6: it was a 4
+    loop.handle(BoardStable(2.5, pegs))
+    loop.handle(PopSettled(4.0, 4))  # Blue
+    loop.handle(BoardStable(4.5, pegs))
+    loop.handle(BoardStable(7.0, {**pegs, "blue": ["track:5", "finish:4", "home", "home"]}))
+    assert "illegal" not in kinds(loop)
+    assert said(speaker)[-1] == "I have lost track of the moves. I will go by the board from here."
+
+
+def test_a_wrong_count_on_a_read_pop_is_still_called_after_an_early_pop() -> None:
+    # The same start, but Red's peg comes out and goes on 2 (a 6 used as a
+    # 7): the mover's pegs moved, so the board is judged as Red's move.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    pegs = {"red": ["track:20", *H3], "blue": ["track:1", "finish:4", "home", "home"],
+            "yellow": ["track:10", "finish:4", "home", "home"]}
+    loop.start([["red"], ["blue"], ["yellow"]], None, "red", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopSettled(2.0, 5))
+    loop.handle(BoardStable(2.5, pegs))
+    loop.handle(PopSettled(4.0, 4))  # Blue, early
+    loop.handle(BoardStable(4.5, pegs))
+    loop.handle(BoardStable(7.0, {**pegs, "red": ["track:26", *H3]}))
+    assert "illegal" in kinds(loop)
