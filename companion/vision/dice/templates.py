@@ -195,7 +195,7 @@ class FaceTemplates:
             if foreign is None or reading.value is None:
                 return reading
             return DieReading.unreadable("hidden", reading.confidence)
-        by_net = read_digit(gray, fraction, self.digits)
+        by_net = read_digit(gray, fraction, self.digits, crop_bgr=crop_bgr)
         if by_net is not None:
             return by_net
         return self._read_learned(crop_bgr, gray, fraction, accept)
