@@ -202,6 +202,11 @@ class DigitAcceptance:
     #: above passes (the zone, the marks' contrast, the learned faces), with
     #: no hand in the dome by either sign of ``hands.py`` (colour at most
     #: ``max_foreign_again``, darkness at most ``max_dark_again``).
+    #: Chosen on development frames 702000-703199 and 740000-741799: at 0.95
+    #: upright three flat 5s and 6s were given a wrong value (0.951-0.976),
+    #: at 0.99 none; without the rival limit a wrong value at 0.994. On
+    #: 700000-701199 and 741800-743599 (not looked at while choosing): 1377
+    #: -> 1533 of 2205 settled dice in view read right, no wrong value added.
     #: docs/vision-dice.md, "Session 15b: digit dice".
     min_cnn: float = 0.99
     max_cnn_other_turns: float = 0.05

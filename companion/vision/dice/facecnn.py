@@ -9,8 +9,8 @@ with the right best value, only not surely enough: the weak part is the
 classifier's confidence, not the search, and convolutions see pips as
 pips wherever they fall.
 
-The layers: conv 3x3 (16, zero padding) - ReLU - max-pool 2 - conv 3x3
-(32) - ReLU - max-pool 2 - dense 64 - ReLU - dense 7 - softmax over the
+The layers: conv 3x3 (12 channels as shipped, zero padding) - ReLU -
+max-pool 2 - conv 3x3 (24) - ReLU - max-pool 2 - dense 64 - ReLU - dense 7 - softmax over the
 same classes as the MLP (0 = no face, 1..6 the values), on the same
 feature rows (``canonical.features``). Trained with torch
 (``train_facecnn.py``) and read here with numpy alone (each convolution an
