@@ -38,6 +38,11 @@ themselves: :class:`LearnedDigits`) is not read by the classifier at all,
 only by its learned faces, as before. And while a hand reaches into the
 dome (``hands.foreign_share``), ``FaceTemplates.read`` gives no value at all.
 
+Session 15b: where the classifier found a face but its rule refused it
+(mostly for a rival elsewhere in the dome), the convolutional reader
+(``facecnn.digit_cnn``) reads the same window again (:func:`read_again`),
+with the same checks of the image and a stricter hand check.
+
 The default reader of digit dice since session 13: on 3,600 fresh
 rendered frames never tuned on, 1 wrong value against 6 for the learned
 faces alone, with 2.9 times their right reads (docs/vision-dice.md).
