@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.dice.canonical import canonical_patch, features
+from companion.vision.dice.canonical import canonical_patch
 from companion.vision.dice.face_search import NetFace, search_face, turned_probability
 from companion.vision.dice.facecnn import pip_cnn
 from companion.vision.dice.facenet import NO_FACE, first_net, pip_net
@@ -307,8 +307,7 @@ def read_again(crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fra
         return None
     die = fraction * float(min(gray.shape[:2]))
     patch = canonical_patch(gray, face.x, face.y, face.angle_deg, die)
-    quarter = np.stack([np.rot90(patch, k) for k in range(4)]).astype(np.float32)
-    p = float(pip_cnn().probabilities(features(quarter))[:, face.value].min())
+    p = float(pip_cnn().at_quarter_turns(patch)[:, face.value].min())
     if p < accept.min_cnn:
         return None
     if pip_lost_in_glare(gray, face.x, face.y, face.angle_deg, die, face.value):

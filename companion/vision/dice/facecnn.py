@@ -1,4 +1,4 @@
-"""A small convolutional reader of canonical pip-face patches, in numpy.
+"""A small convolutional reader of canonical face patches (pip or digit dice), in numpy.
 
 The second reader of a pip face (docs/vision-dice.md, "Session 15"): the
 shipped classifier (``facenet.py``, an MLP) searches the dome and locates
@@ -9,13 +9,18 @@ with the right best value, only not surely enough: the weak part is the
 classifier's confidence, not the search, and convolutions see pips as
 pips wherever they fall.
 
-The layers: conv 3x3 (16, zero padding) - ReLU - max-pool 2 - conv 3x3
-(32) - ReLU - max-pool 2 - dense 64 - ReLU - dense 7 - softmax over the
+The layers: conv 3x3 (12 channels as shipped, zero padding) - ReLU -
+max-pool 2 - conv 3x3 (24) - ReLU - max-pool 2 - dense 64 - ReLU - dense 7 - softmax over the
 same classes as the MLP (0 = no face, 1..6 the values), on the same
 feature rows (``canonical.features``). Trained with torch
 (``train_facecnn.py``) and read here with numpy alone (each convolution an
 im2col and one matrix product): no new dependency. Weights in
 ``pip_faces_cnn.npz`` (package data, loaded on first use).
+
+Session 15b: the same network, trained on digit dice (class ``v`` = the
+digit v *upright*, as ``digitnet.py``'s classifiers; weights
+``digit_faces_cnn.npz``), re-reads the window the digit classifier located
+when that one was not sure enough (``digitnet.read_digit``).
 """
 
 from __future__ import annotations
@@ -28,11 +33,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.dice.canonical import CANON_PX, CANON_SPAN
+from companion.vision.dice.canonical import CANON_PX, CANON_SPAN, features
 from companion.vision.dice.facenet import CLASSES, single_threaded_blas
 
-#: The trained convolutional pip-face reader shipped with the package.
+#: The trained convolutional pip-face reader shipped with the package ...
 PIP_CNN_PATH = Path(__file__).with_name("pip_faces_cnn.npz")
+#: ... and the digit-face one (session 15b).
+DIGIT_CNN_PATH = Path(__file__).with_name("digit_faces_cnn.npz")
 
 Array = NDArray[np.float32]
 _NAMES = ("conv1_w", "conv1_b", "conv2_w", "conv2_b", "dense1_w", "dense1_b", "dense2_w", "dense2_b")
@@ -82,6 +89,12 @@ class FaceCNN:
         logits = logits - logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
         return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+
+    def at_quarter_turns(self, patch: Array) -> Array:
+        """Class probabilities (4, classes) of one canonical patch at its four
+        quarter turns (``np.rot90`` k times in row k)."""
+        quarter = np.stack([np.rot90(patch, k) for k in range(4)]).astype(np.float32)
+        return self.probabilities(features(quarter))
 
     def logits(self, rows: Array) -> Array:
         """The last layer's output (N, classes), before the softmax."""
@@ -140,10 +153,21 @@ def _pool(x: Array) -> Array:
     return np.asarray(x.reshape(n, c, hgt // 2, 2, wid // 2, 2).max(axis=(3, 5)), np.float32)
 
 
+def load_reader(path: Path) -> FaceCNN:
+    """The network at *path*, with the classifiers' classes; ValueError otherwise."""
+    net = FaceCNN.load(path)
+    if net.classes != CLASSES:
+        raise ValueError(f"{path} gives {net.classes} classes, not {CLASSES}")
+    return net
+
+
 @lru_cache(maxsize=1)
 def pip_cnn() -> FaceCNN:
     """The shipped convolutional pip-face reader, loaded once, on first use."""
-    net = FaceCNN.load(PIP_CNN_PATH)
-    if net.classes != CLASSES:
-        raise ValueError(f"{PIP_CNN_PATH} gives {net.classes} classes, not {CLASSES}")
-    return net
+    return load_reader(PIP_CNN_PATH)
+
+
+@lru_cache(maxsize=1)
+def digit_cnn() -> FaceCNN:
+    """The shipped convolutional digit-face reader, loaded once, on first use."""
+    return load_reader(DIGIT_CNN_PATH)

@@ -166,8 +166,9 @@ class FaceTemplates:
         (``digitnet.py``), when it knows these faces (:attr:`digits`): its
         value is announced when it is sure, the digit's marks are clear, the
         second classifier agrees and the learned faces do not contradict it
-        at the same window; where it gives no value, the learned faces read
-        as before. On fresh frames never tuned on (760000-763599) this gave
+        at the same window (or, since session 15b, when the convolutional
+        reader reads that window surely: ``digitnet.read_again``); where it
+        gives no value, the learned faces read as before. On fresh frames never tuned on (760000-763599) this gave
         1 wrong value in 3,600 frames against 6 for the learned faces alone,
         and about three times the right reads (docs/vision-dice.md, "Digit
         dice: a learned digit classifier").
@@ -195,7 +196,7 @@ class FaceTemplates:
             if foreign is None or reading.value is None:
                 return reading
             return DieReading.unreadable("hidden", reading.confidence)
-        by_net = read_digit(gray, fraction, self.digits)
+        by_net = read_digit(gray, fraction, self.digits, crop_bgr=crop_bgr)
         if by_net is not None:
             return by_net
         return self._read_learned(crop_bgr, gray, fraction, accept)

@@ -1,4 +1,4 @@
-"""Train the convolutional pip-face reader (``facecnn.py``) on rendered dome crops.
+"""Train the convolutional face reader (``facecnn.py``) on rendered dome crops, pip or digit dice.
 
 The second reader re-reads only the window the shipped classifier
 (``facenet.pip_net``) located, when that one was not sure enough
@@ -24,6 +24,13 @@ of ``train_facenet``; about 3 minutes of patch cutting and mining, and 5 to
 40 of training, 8 epochs, as the 2-core box was loaded) is given in
 docs/vision-dice.md, "Session 15"; run it from the repository with the
 venv's python.
+
+``--edition digits`` (session 15b) trains the digit dice's second reader
+(``digit_faces_cnn.npz``) the same way on ``train_digitnet``'s renders and
+patches (the digit upright = its value, the other quarter turns "no face"),
+with the windows the shipped digit classifier (``digitnet.digit_net``)
+takes for a digit where there is none as hard negatives; its patches are
+not turned at random in training (a digit turned is no digit).
 """
 
 from __future__ import annotations
@@ -88,9 +95,40 @@ def training_patches(args: argparse.Namespace,
     return x, y
 
 
+def digit_training_patches(args: argparse.Namespace,
+                           rng: np.random.Generator) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
+    """As :func:`training_patches`, for digit dice (``train_digitnet``'s renders and patches)."""
+    from companion.vision.dice import train_digitnet
+    from companion.vision.dice.digitnet import digit_net
+
+    xs: list[NDArray[np.float32]] = []
+    ys: list[int] = []
+    hard: list[NDArray[np.float32]] = []
+    plan = [(s, "settled", "digits") for s in args.settled] + [(s, "cocked", "digits") for s in args.cocked]
+    plan += [(s, "hidden", "digits") for s in args.hands]
+    plan += [(s, "settled", "pips") for s in args.pip_dice]
+    for seeds, state, edition in plan:
+        started = time.perf_counter()
+        crops, meta = train_digitnet.render_set(seeds, state, edition, args.cache, args.workers)
+        before = len(xs)
+        for crop, row in zip(crops, meta, strict=True):
+            train_digitnet.patches_of(crop, row, rng, xs, ys)
+        mined = train_digitnet.hard_negatives(digit_net(), crops, meta)
+        hard += mined
+        print(f"{state} {edition} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(xs) - before} patches, "
+              f"{len(mined)} hard negatives ({time.perf_counter() - started:.0f} s)", flush=True)
+    x = np.concatenate([features(augment(np.stack(xs).astype(np.float32), rng)),
+                        features(augment(np.stack(hard).astype(np.float32), rng))])
+    y = np.concatenate([np.asarray(ys, np.int64), np.full(len(hard), NO_FACE, np.int64)])
+    return x, y
+
+
 def train(x: NDArray[np.float32], y: NDArray[np.int64], epochs: int, seed: int,
-          channels: tuple[int, ...] = CHANNELS) -> FaceCNN:
-    """conv3x3-relu-pool twice, dense-relu, dense; Adam, the rate cut at 60% and 85%."""
+          channels: tuple[int, ...] = CHANNELS, turn_freely: bool = True) -> FaceCNN:
+    """conv3x3-relu-pool twice, dense-relu, dense; Adam, the rate cut at 60% and 85%.
+
+    *turn_freely*: each batch is turned by a random quarter turn (a pip face
+    is the same face at any quarter turn; a digit is not: False)."""
     try:
         import torch
         from torch import nn
@@ -119,7 +157,8 @@ def train(x: NDArray[np.float32], y: NDArray[np.int64], epochs: int, seed: int,
             idx = order[start : start + BATCH]
             batch = tx[idx]
             # Any quarter turn of a face is the same face: turned at random.
-            batch = torch.rot90(batch, int(torch.randint(4, (1,), generator=gen)), (2, 3))
+            if turn_freely:
+                batch = torch.rot90(batch, int(torch.randint(4, (1,), generator=gen)), (2, 3))
             opt.zero_grad()
             loss = loss_fn(model(batch), ty[idx])
             loss.backward()
@@ -141,11 +180,17 @@ def train(x: NDArray[np.float32], y: NDArray[np.int64], epochs: int, seed: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.dice.train_facecnn",
                                      description=__doc__.split("\n")[0])
+    parser.add_argument("--edition", choices=("pips", "digits"), default="pips",
+                        help="train the pip dice's reader or the digit dice's (default %(default)s)")
     parser.add_argument("--settled", type=_seed_range, action="append", default=[],
-                        help="seed range FIRST:END of settled pip dice at 1280x720 (repeatable)")
+                        help="seed range FIRST:END of settled dice (of --edition) at 1280x720 (repeatable)")
     parser.add_argument("--cocked", type=_seed_range, action="append", default=[])
     parser.add_argument("--hands", type=_seed_range, action="append", default=[],
                         help="seed range of hands over the dome at 1280x720 (repeatable)")
+    parser.add_argument("--pip-dice", type=_seed_range, action="append", default=[],
+                        help="with --edition digits: seed range of settled pip dice (no-face examples)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="with --edition digits: rendering processes for uncached sets (default 2)")
     parser.add_argument("--small-settled", type=_seed_range, action="append", default=[])
     parser.add_argument("--small-cocked", type=_seed_range, action="append", default=[])
     parser.add_argument("--small-hands", type=_seed_range, action="append", default=[])
@@ -166,14 +211,15 @@ def main(argv: list[str] | None = None) -> int:
         with np.load(args.patches) as data:
             x, y = np.asarray(data["x"], np.float32), np.asarray(data["y"], np.int64)
     else:
-        x, y = training_patches(args, np.random.default_rng(args.seed))
+        gather = digit_training_patches if args.edition == "digits" else training_patches
+        x, y = gather(args, np.random.default_rng(args.seed))
         if args.patches is not None:
             np.savez(args.patches, x=x, y=y)
     keep = (y != NO_FACE) | (np.random.default_rng(args.seed + 1).uniform(size=len(y)) < args.no_face_share)
     x, y = x[keep], y[keep]
     print(f"training on {len(y)} patches: " + ", ".join(
         f"{c}: {int((y == c).sum())}" for c in range(CLASSES)), flush=True)
-    net = train(x, y, args.epochs, args.seed, args.channels)
+    net = train(x, y, args.epochs, args.seed, args.channels, turn_freely=args.edition == "pips")
     net.save(args.out)
     print(f"wrote {args.out}")
     return 0
