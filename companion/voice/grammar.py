@@ -50,6 +50,13 @@ EXTRA_PRONUNCIATIONS: dict[str, str] = {
     "red's": "R EH D Z",
     "yellow's": "Y EH L OW Z",
 }
+#: Second pronunciations added to the dictionary's own (CMU phone set):
+#: British "pass" is /pɑːs/, which the US model's P AE S fits badly (two
+#: British development voices heard "referee pass" as "referee pop was two"
+#: or too close to it; docs/voice.md, session 15b).
+VARIANT_PRONUNCIATIONS: dict[str, tuple[str, ...]] = {
+    "pass": ("P AA S",),
+}
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,9 @@ def grammar_dictionary() -> Path:
         full = _model_dir() / "en-us" / "cmudict-en-us.dict"
         keep = [line for line in full.read_text(encoding="utf-8").splitlines()
                 if line.split(" ", 1)[0].split("(", 1)[0] in words]
+        for word, variants in grammar.VARIANT_PRONUNCIATIONS.items():
+            have = sum(1 for line in keep if line.split(" ", 1)[0].split("(", 1)[0] == word)
+            keep += [f"{word}({have + i + 1}) {phones}" for i, phones in enumerate(variants)]
         folder = Path(tempfile.mkdtemp(prefix="companion-dict-"))
         atexit.register(shutil.rmtree, folder, True)
         path = folder / "grammar.dict"

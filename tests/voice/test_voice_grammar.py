@@ -164,3 +164,20 @@ def test_rule_answers_exist_for_every_topic() -> None:
     for topic, (questions, answer) in grammar.RULE_QUESTIONS.items():
         assert questions and len(answer) > 20, topic
         assert parse(f"referee {questions[0]}") == Command("rule", topic=topic)
+
+
+def test_variant_pronunciations_join_the_dictionarys_own() -> None:
+    from companion.voice.recognisers import grammar_dictionary
+
+    entries: dict[str, list[str]] = {}
+    for line in grammar_dictionary().read_text(encoding="utf-8").splitlines():
+        head, phones = line.split(" ", 1)
+        entries.setdefault(head.split("(", 1)[0], []).append(phones)
+    for word, variants in grammar.VARIANT_PRONUNCIATIONS.items():
+        assert word in grammar.vocabulary()
+        assert len(entries[word]) > len(variants)  # the dictionary's own stays
+        assert set(variants) <= set(entries[word])
+    # every entry's name is unique (a repeated "word(2)" would shadow another)
+    heads = [line.split(" ", 1)[0] for line in
+             grammar_dictionary().read_text(encoding="utf-8").splitlines()]
+    assert len(heads) == len(set(heads))
