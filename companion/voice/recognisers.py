@@ -369,6 +369,11 @@ class PocketSphinxRecogniser:
         searches = self.number_searches(text, context)
         if searches is None:
             return None
+        return self._margin(searches, pcm)
+
+    def _margin(self, searches: tuple[str, str], pcm: bytes) -> float:
+        """The rival search's score over the heard phrase's, for a pair of
+        searches (:meth:`number_searches`, :meth:`intent_searches`)."""
         _, own = self._check(searches[0], pcm)
         _, rival = self._check(searches[1], pcm)
         if own <= 0.0:
@@ -407,11 +412,7 @@ class PocketSphinxRecogniser:
         searches = self.intent_searches(text, context, confidence, snr_db)
         if searches is None:
             return None
-        _, own = self._check(searches[0], pcm)
-        _, rival = self._check(searches[1], pcm)
-        if own <= 0.0:
-            return UNALIGNED_MARGIN
-        return rival / own
+        return self._margin(searches, pcm)
 
     def intent_searches(self, text: str, context: Context, confidence: float,
                         snr_db: float) -> tuple[str, str] | None:

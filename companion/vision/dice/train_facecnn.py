@@ -89,6 +89,13 @@ def training_patches(args: argparse.Namespace,
         kind = "640x480" if small else "1280x720"
         print(f"{state} {kind} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(px)} patches, "
               f"{len(mined)} hard negatives ({time.perf_counter() - started:.0f} s)", flush=True)
+    return _stacked(xs, ys, hard, rng)
+
+
+def _stacked(xs: list[NDArray[np.float32]], ys: list[int], hard: list[NDArray[np.float32]],
+             rng: np.random.Generator) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
+    """The patches (augmented, as feature rows) and their classes, the hard
+    negatives last as "no face"."""
     x = np.concatenate([features(augment(np.stack(xs).astype(np.float32), rng)),
                         features(augment(np.stack(hard).astype(np.float32), rng))])
     y = np.concatenate([np.asarray(ys, np.int64), np.full(len(hard), NO_FACE, np.int64)])
@@ -117,10 +124,7 @@ def digit_training_patches(args: argparse.Namespace,
         hard += mined
         print(f"{state} {edition} {seeds.start}:{seeds.stop}: {len(crops)} crops, {len(xs) - before} patches, "
               f"{len(mined)} hard negatives ({time.perf_counter() - started:.0f} s)", flush=True)
-    x = np.concatenate([features(augment(np.stack(xs).astype(np.float32), rng)),
-                        features(augment(np.stack(hard).astype(np.float32), rng))])
-    y = np.concatenate([np.asarray(ys, np.int64), np.full(len(hard), NO_FACE, np.int64)])
-    return x, y
+    return _stacked(xs, ys, hard, rng)
 
 
 def train(x: NDArray[np.float32], y: NDArray[np.int64], epochs: int, seed: int,
