@@ -70,7 +70,7 @@ from companion.vision.dice.canonical import (
 from companion.vision.dice.dome import DOME_SPAN_RADII
 from companion.vision.dice.face_search import NetFace, search_face
 from companion.vision.dice.facecnn import FaceCNN, digit_cnn
-from companion.vision.dice.facenet import CLASSES, NO_FACE, FaceNet, Matrix
+from companion.vision.dice.facenet import NO_FACE, FaceNet, Matrix, load_checked
 from companion.vision.dice.hands import dark_share, foreign_share
 from companion.vision.dice.reading import DieReading
 
@@ -82,23 +82,16 @@ DIGIT_NET_PATH = Path(__file__).with_name("digit_faces.npz")
 SECOND_DIGIT_NET_PATH = Path(__file__).with_name("digit_faces_2.npz")
 
 
-def _load(path: Path) -> FaceNet:
-    net = FaceNet.load(path)
-    if net.classes != CLASSES:
-        raise ValueError(f"{path} gives {net.classes} classes, not {CLASSES}")
-    return net
-
-
 @lru_cache(maxsize=1)
 def digit_net() -> FaceNet:
     """The shipped digit-face classifier, loaded once, on first use."""
-    return _load(DIGIT_NET_PATH)
+    return load_checked(DIGIT_NET_PATH)
 
 
 @lru_cache(maxsize=1)
 def second_digit_net() -> FaceNet:
     """The second digit-face classifier (a second opinion at the first one's window)."""
-    return _load(SECOND_DIGIT_NET_PATH)
+    return load_checked(SECOND_DIGIT_NET_PATH)
 
 
 def quarter_turns(rows: Matrix) -> Matrix:

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.dice.canonical import CANON_PX, CANON_SPAN, features
-from companion.vision.dice.facenet import CLASSES, single_threaded_blas
+from companion.vision.dice.facenet import seven_classes, single_threaded_blas
 
 #: The trained convolutional pip-face reader shipped with the package ...
 PIP_CNN_PATH = Path(__file__).with_name("pip_faces_cnn.npz")
@@ -155,10 +155,7 @@ def _pool(x: Array) -> Array:
 
 def load_reader(path: Path) -> FaceCNN:
     """The network at *path*, with the classifiers' classes; ValueError otherwise."""
-    net = FaceCNN.load(path)
-    if net.classes != CLASSES:
-        raise ValueError(f"{path} gives {net.classes} classes, not {CLASSES}")
-    return net
+    return seven_classes(FaceCNN.load(path), path)
 
 
 @lru_cache(maxsize=1)

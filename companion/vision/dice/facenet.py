@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -154,7 +154,7 @@ class FaceNet:
 @lru_cache(maxsize=1)
 def pip_net() -> FaceNet:
     """The shipped pip-face classifier, loaded once, on first use."""
-    return _load_checked(PIP_NET_PATH)
+    return load_checked(PIP_NET_PATH)
 
 
 #: The first classifier (trained on 1280x720 frames only), kept as a second
@@ -165,14 +165,30 @@ FIRST_NET_PATH = Path(__file__).with_name("pip_faces_v1.npz")
 @lru_cache(maxsize=1)
 def first_net() -> FaceNet:
     """The first pip-face classifier, loaded once, on first use."""
-    return _load_checked(FIRST_NET_PATH)
+    return load_checked(FIRST_NET_PATH)
 
 
-def _load_checked(path: Path) -> FaceNet:
-    net = FaceNet.load(path)
+class _Classifier(Protocol):
+    @property
+    def classes(self) -> int: ...
+
+
+_Net = TypeVar("_Net", bound=_Classifier)
+
+
+def seven_classes(net: _Net, path: Path) -> _Net:
+    """*net*, loaded from *path*, when it gives the readers' classes ("no
+    face" and the six values); ValueError naming the file otherwise. Every
+    face reader (this classifier, the digit ones, the convolutional ones)
+    is loaded through it."""
     if net.classes != CLASSES:
         raise ValueError(f"{path} gives {net.classes} classes, not {CLASSES}")
     return net
+
+
+def load_checked(path: Path) -> FaceNet:
+    """The classifier at *path* (:func:`seven_classes`)."""
+    return seven_classes(FaceNet.load(path), path)
 
 
 _scratch = threading.local()
