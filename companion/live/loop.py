@@ -1503,14 +1503,27 @@ class Loop:
             and (len(self.held_pops) <= 2 or self._catch_up(whole, unread))
         ):
             return True
-        if len(values) == 1 and self._held_pops_unfit(values[0], whole) and self._catch_up(whole, unread):
+        if len(values) == 1 and self._held_pops_unfit(values[0], whole):
             # The pops seen after the unread one cannot all have come after
             # that move (one of them had a move to make, and the board shows
             # none): the board holds later moves too, and the one history in
             # which they fit is played (a seeded game: Red's unread 2 and 3
             # both moved, 3 -> 5 -> 8, taken for one 5 and the 3 kept waiting;
             # Blue's 6 then bumped Red off 8 and was called).
-            return True
+            if self._catch_up(whole, unread):
+                return True
+            state = self.referee.state
+            if state is not None and some_history(state, [None, *values_of(self.held_pops)], whole,
+                                                  unseen_last=False):
+                # Several such histories (another unread pop among the held
+                # ones, say): the one move's value is not taken, since the
+                # pops after it would not fit; the loop waits for the number
+                # (a truth game: Blue's unread 2, Red's lost 4, Blue's 1,
+                # Red's lost 2 and Blue's unread 3 seen at once as one move
+                # of 6; taken for a 6, Red's 4 became Blue's extra pop and
+                # the turns ran one out, then a move was called).
+                self._ask_unread()
+                return True
         if len(values) == 1:
             value = values[0]
             self._infer(unread, own_move=True)

@@ -181,3 +181,37 @@ def test_a_wrong_count_on_a_read_pop_is_still_called_after_an_early_pop() -> Non
     loop.handle(BoardStable(4.5, pegs))
     loop.handle(BoardStable(7.0, {**pegs, "red": ["track:26", *H3]}))
     assert "illegal" in kinds(loop)
+
+
+def test_a_move_the_held_pops_do_not_follow_waits_when_several_histories_lead_there() -> None:
+    # Seed 378 (session 16): Blue's pop unread (a 2), Red's 4 (lost), Blue's
+    # 1, Red's 2 (lost) and Blue's pop unread again (a 3); the board, not
+    # readable meanwhile, then shows Blue's peg 6 spaces on. One move of 6
+    # fits the first unread pop, but the pops after it do not follow it (a
+    # 6 earns Blue the 4, which would have had a move to make), and more
+    # than one history leads there. Taken for a 6, Red's 4 became Blue's
+    # extra pop, the turns ran one out, and a later move was called.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    pegs = {"red": ["home"] * 4, "blue": ["track:14", *H3]}
+    loop.start([["red"], ["blue"]], None, "blue", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopUnread(2.0))  # Blue: 2 (14 -> 16)
+    loop.handle(PopSettled(4.0, 4))  # Red: lost
+    loop.handle(PopSettled(6.0, 1))  # Blue: 16 -> 17
+    loop.handle(PopSettled(8.0, 2))  # Red: lost
+    loop.handle(PopUnread(10.0))  # Blue: 3 (17 -> 20)
+    at_20 = {**pegs, "blue": ["track:20", *H3]}
+    loop.handle(BoardStable(12.0, at_20))
+    lines = said(speaker)
+    assert "That move means Blue popped a 6." not in lines
+    assert "Blue popped 4." not in lines  # Red's pop is not given to Blue
+    assert loop.unread is not None and loop.unread.player == "blue"  # waiting for the number
+    assert "Blue, say the number you popped." in lines
+    loop.handle(PopSettled(14.0, 5))  # Red: lost
+    loop.handle(BoardStable(14.6, at_20))
+    loop.handle(PopSettled(16.0, 6))  # Blue: 20 -> 26
+    loop.handle(BoardStable(18.0, {**pegs, "blue": ["track:26", *H3]}))
+    assert "illegal" not in kinds(loop)
+    assert loop.referee.position["blue"].count("track:26") == 1
+    assert loop.referee.player == "blue" and loop.referee.phase == "pop"  # Blue's 6: pop again
