@@ -81,6 +81,12 @@ from companion.rules.board import HOME
 DIE_BLIND_OF = 8
 DIE_BLIND_MIN = 3
 DIE_BLIND_SHARE = 0.75
+#: Said once when the camera turns blind to the die. The players may keep
+#: the referee strict by saying each number (a number said as the die
+#: settles is that pop, whatever the camera makes of it); otherwise the
+#: pops are worked out from the moves, and a wrong count on one is not seen.
+DIE_BLIND_SAID = ("I cannot read the die from here. Say each number as you pop it, "
+                  "or I will work the pops out from your moves.")
 #: A board needing more pips than this beyond the pops seen is taken as pops
 #: the camera never saw (``Loop._pops_missed``), not as a wrong move: more than
 #: a whole pop beyond, so a miscount or a peg moved without a 6 is still called.
@@ -504,6 +510,9 @@ class Loop:
         self.last_contradiction: dict[str, Any] | None = None
         self.last_pop_seen: int | None = None  # the die's last settled value, as seen
         self.pop_seen_at: float | None = None  # when the camera last saw a pop settle
+        #: ``pop_seen_at`` of a pop the camera could not read and the players
+        #: numbered aloud (a number said is as good as a pop read).
+        self.pop_said_at: float | None = None
         #: The worked-out pop (index in ``events``) a spoken number already confirmed.
         self.echo_heard: int | None = None
         self._finished_places: list[str] | None = None
@@ -1133,9 +1142,10 @@ class Loop:
         track" instead of calling it, because most earlier pops were unread).
         """
         mover = self.referee.player
+        said = self.pop_said_at is not None and self.pop_said_at == self.pop_seen_at
         if (self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None
                 or self.inferred is not None or self.caught_up is not None or self.turn_guessed
-                or not self.pops_read or not self.pops_read[-1]):
+                or not self.pops_read or not (self.pops_read[-1] or said)):
             return False
         if self.pop_seen_at is None or self.board_agreed_at is None or self.board_agreed_at < self.pop_seen_at:
             return False
@@ -2058,6 +2068,7 @@ class Loop:
             self.spoken_pop = None
             same = isinstance(obs, PopUnread) or value == obs.value
             if same and obs.t - t <= self.settings.spoken_pop_s:
+                self.pop_said_at = obs.t
                 return  # the camera catching up with a pop the players already said
         self.pops_read.append(isinstance(obs, PopSettled))
         self.held_pops_since_check = True
@@ -2309,11 +2320,13 @@ class Loop:
         elif "pop" in line:
             if self.unread is None:
                 self._doubts_saw(int(line["pop"]))
-            elif self.unread.denied:
-                # The number answers "was your pop a 3?" "No": the pop is in
-                # them as any value, and now has one. (Not for every number
-                # said while a pop is unread: a number for a pop the camera
-                # never saw, said then, was taken for it: more false calls.)
+            elif self.unread.denied or self._die_blind():
+                # The number answers "was your pop a 3?" "No", or the players
+                # were asked to say each number (the camera cannot read the
+                # die): the pop is in them as any value, and now has one.
+                # (Not for every number said while a pop is unread: a number
+                # for a pop the camera never saw, said then, was taken for it:
+                # more false calls.)
                 for doubt in self.doubts:
                     doubt.name_pop(int(line["pop"]), len(self.held_pops))
         else:
@@ -2323,6 +2336,8 @@ class Loop:
             self.lost = None  # the players have set the game right themselves
         if self.unread is None:
             return
+        if intent == "pop" and line is not None and "pop" in line and not self.held_pops:
+            self.pop_said_at = self.pop_seen_at  # the unread pop, numbered aloud
         self.unread = None
         if intent in ("turn", "skip"):
             self.held_pops.clear()
@@ -2352,7 +2367,7 @@ class Loop:
                 # Said once while the camera keeps failing to read the die,
                 # not after every pop (75 times in a whole rendered game).
                 self.die_blind_said = True
-                self._say("I cannot read the die from here. I will work the pops out from your moves.")
+                self._say(DIE_BLIND_SAID)
         if unread is not None and unread.denied and t - unread.denied_at >= ANSWER_WAIT_S:
             self._no_number_after_no(unread)
         held = self.held_denied

@@ -19,7 +19,7 @@ from test_live_loop import (
     started,
 )
 
-from companion.live.loop import Loop
+from companion.live.loop import DIE_BLIND_SAID, Loop
 from companion.live.observations import (
     BoardStable,
     PopSettled,
@@ -310,7 +310,7 @@ def test_when_the_die_cannot_be_read_for_pop_after_pop_that_is_said_once() -> No
         t += 4.0
     lines = said(speaker)
     assert sum("could not read" in line for line in lines) == 2
-    assert lines.count("I cannot read the die from here. I will work the pops out from your moves.") == 1
+    assert lines.count(DIE_BLIND_SAID) == 1
     assert "illegal" not in kinds(loop)
 
 
@@ -700,3 +700,34 @@ def test_pops_seen_after_an_unread_one_that_cannot_follow_its_move_make_it_a_cat
     moves = [(e["color"], e.get("value")) for _, e in loop.events[n:] if e["event"] == "move"]
     assert moves == [("red", 2), ("red", 3), ("blue", 6)]
     assert "illegal" not in kinds(loop)
+
+
+def test_with_the_die_unreadable_a_number_said_keeps_the_referee_strict() -> None:
+    # The camera reads no pop (a die too small under glare): the loop says
+    # once that it cannot read the die, and invites the players to say each
+    # number. A number said is the pop, so a wrong count on it is called,
+    # where a pop worked out from the move could not be.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    pegs = {"red": ["track:5", *HOME4[:3]], "blue": ["track:12", *HOME4[:3]]}
+    loop.start([["red"], ["blue"]], None, "red", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    red, blue, t = 5, 12, 2.0
+    for player, steps in (("red", 2), ("blue", 3), ("red", 1)):
+        loop.handle(PopUnread(t))
+        loop.handle(Tick(t + 1.6))
+        if player == "red":
+            red += steps
+        else:
+            blue += steps
+        loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue}", *HOME4[:3]]}))
+        t += 4.0
+    lines = said(speaker)
+    assert lines.count(DIE_BLIND_SAID) == 1
+    assert "That move means Red popped a 1." in lines and "illegal" not in kinds(loop)
+    loop.handle(PopUnread(t))  # Blue's pop, unread as ever; Blue says it
+    loop.handle(Spoken(t + 0.5, "pop", {"value": 4}))
+    loop.handle(BoardStable(t + 1.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue}", *HOME4[:3]]}))
+    loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue + 5}", *HOME4[:3]]}))
+    assert kinds(loop)[-1] == "illegal"
+    assert "That peg moved 5 spaces, but the pop was 4." in said(speaker)
