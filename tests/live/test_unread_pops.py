@@ -332,9 +332,11 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # missed (seed 12: a wrong count caught up on an unread pop, put right
     # and taken back, where before the loop called the board put back "not
     # your turn" by chance); on seeds 0-299, 6 -> 0 and 17 -> 9 false calls.
+    # Session 16 (a move whose held pops do not follow its one value waits
+    # for the number): 2 -> 1 at three tenths (seed 13).
     from companion.bench.referee import _players, _truth_game
 
-    for unread, cap, missed_cap in ((0.1, 0, 30), (0.3, 2, 79)):
+    for unread, cap, missed_cap in ((0.1, 0, 30), (0.3, 1, 79)):
         false_calls = missed = 0
         for seed in range(20):
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread)
