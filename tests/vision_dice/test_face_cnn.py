@@ -157,11 +157,11 @@ def test_the_nudged_windows_average_the_five_windows_read_alone() -> None:
         net.at_nudged_windows(region[:-1, :-1])
 
 
-@pytest.mark.parametrize("seed", [780122, 781400])
+@pytest.mark.parametrize("seed", [780453, 781845])
 def test_a_face_read_under_the_bar_at_one_window_is_read_at_five(seed: int) -> None:
     """Development frames (1280x720, session 16): a settled 1 and a 6 the
-    network reads at 0.93 at the located window's worst quarter turn (under
-    ``min_cnn``) and at 0.87-0.90 averaged over the five nudged windows: read
+    network reads at 0.94 at the located window's worst quarter turn (under
+    ``min_cnn``) and at 0.93-0.94 averaged over the five nudged windows: read
     now, not without the nudged windows."""
     sample = render_dome_sample(seed, edition="pips")
     assert sample.state == "settled" and not sample.covered
