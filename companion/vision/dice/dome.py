@@ -262,8 +262,9 @@ class NetAcceptance:
     #: the network gives its value at least ``min_cnn_glare`` at each quarter
     #: turn and the value has a centre pip (a 2 or a 4 is what a 3 or a 5
     #: looks like with its centre washed out: ``centreless`` stays refused).
-    #: Chosen on development frames 780000-791499 and 792500-793999, confirmed
-    #: on 797500-808000 and 808000-814000: no wrong value added.
+    #: Chosen on development frames 780000-793999 (session 15's sets),
+    #: confirmed on 797500-807999 and on 808000-819299 (rendered for session
+    #: 16): no wrong value added.
     #: docs/vision-dice.md, "Session 16".
     max_rival_again: float = 0.995
     min_cnn_glare: float = 0.98

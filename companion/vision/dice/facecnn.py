@@ -21,6 +21,11 @@ Session 15b: the same network, trained on digit dice (class ``v`` = the
 digit v *upright*, as ``digitnet.py``'s classifiers; weights
 ``digit_faces_cnn.npz``), re-reads the window the digit classifier located
 when that one was not sure enough (``digitnet.read_digit``).
+
+Session 16: where the pip reader's located window is read under the bar,
+its reading averaged over that window and the four one pixel beside it
+(:meth:`FaceCNN.at_nudged_windows`) decides instead (docs/vision-dice.md,
+"Session 16").
 """
 
 from __future__ import annotations
@@ -106,8 +111,8 @@ class FaceCNN:
         ``canonical.upright_region`` with reach 1): the one at its centre and
         the four one patch pixel beside it (``NUDGES``). *centre*, when given,
         is the centre window's :meth:`at_quarter_turns`, not computed again.
-        Session 16: a steadier reading than one window's where the located
-        one is a pixel off."""
+        Session 16: a steadier measure than one window's reading (it
+        separates wrong values from right ones better at a lower bar)."""
         side = CANON_PX + 2
         if region.shape != (side, side):
             raise ValueError(f"nudged windows need a region {side} px square, not {region.shape}")
