@@ -16,7 +16,7 @@ import pytest
 from companion.bench.vision import render_dome_sample
 from companion.vision.dice.canonical import CANON_PX, features
 from companion.vision.dice.dome import NET_ACCEPT, read_by_classifier, read_die_in_dome
-from companion.vision.dice.facecnn import FaceCNN, pip_cnn
+from companion.vision.dice.facecnn import NUDGES, FaceCNN, pip_cnn
 from companion.vision.dice.facenet import CLASSES
 
 
@@ -114,7 +114,7 @@ def test_a_malformed_file_is_refused_with_a_clear_error(tmp_path: Path) -> None:
 
 
 #: Without the second reader (its bar out of reach).
-NO_SECOND = replace(NET_ACCEPT, min_cnn=1.01)
+NO_SECOND = replace(NET_ACCEPT, min_cnn=1.01, min_cnn_located=1.01)
 
 
 @pytest.mark.parametrize("seed", [780076, 780316])
@@ -138,6 +138,81 @@ def test_a_die_under_a_finger_is_not_read_again() -> None:
     loose = replace(NET_ACCEPT, max_foreign_again=NET_ACCEPT.max_foreign_nearly)
     assert read_by_classifier(sample.crop, accept=loose).value == 6
     assert read_die_in_dome(sample.crop).value is None
+
+
+def test_the_nudged_windows_average_the_five_windows_read_alone() -> None:
+    """``at_nudged_windows``: the mean of ``at_quarter_turns`` over the centre
+    window of a region and the four one pixel beside it; the centre's reading,
+    when passed in, is used as is; a region of another size is refused."""
+    net = _random_net(5)
+    region = np.random.default_rng(6).uniform(0, 255, (CANON_PX + 2, CANON_PX + 2)).astype(np.float32)
+    alone = [net.at_quarter_turns(region[1 + dy : 1 + dy + CANON_PX, 1 + dx : 1 + dx + CANON_PX])
+             for dx, dy in NUDGES]
+    assert len(alone) == 5 and len({(dx, dy) for dx, dy in NUDGES}) == 5
+    expected = np.mean(alone, axis=0)
+    assert np.allclose(net.at_nudged_windows(region), expected, atol=1e-6)
+    assert np.allclose(net.at_nudged_windows(region, alone[0]), expected, atol=1e-6)
+    assert not np.allclose(alone[0], expected, atol=1e-3)
+    with pytest.raises(ValueError, match="region"):
+        net.at_nudged_windows(region[:-1, :-1])
+
+
+@pytest.mark.parametrize("seed", [780453, 781845])
+def test_a_face_read_under_the_bar_at_one_window_is_read_at_five(seed: int) -> None:
+    """Development frames (1280x720, session 16): a settled 1 and a 6 the
+    network reads at 0.94 at the located window's worst quarter turn (under
+    ``min_cnn``) and at 0.93-0.94 averaged over the five nudged windows: read
+    now, not without the nudged windows."""
+    sample = render_dome_sample(seed, edition="pips")
+    assert sample.state == "settled" and not sample.covered
+    assert read_by_classifier(sample.crop, accept=replace(NET_ACCEPT, min_cnn_nudged=1.01)).value is None
+    reading = read_by_classifier(sample.crop)
+    assert reading.state == "settled" and reading.value == sample.value
+    assert NET_ACCEPT.min_cnn_nudged <= reading.confidence < NET_ACCEPT.min_cnn
+
+
+def test_a_two_is_not_read_by_the_nudged_windows() -> None:
+    """Development frame 809184 (1280x720, session 16): a settled 3 whose
+    centre pip is faint, which the classifier takes for a 2; the network
+    gives 2 at 0.87 at the located window and 0.93 over the five nudged
+    windows. A 2 or a 4 keeps the one-window bar: no value (for any value
+    the nudged windows would announce the wrong 2)."""
+    sample = render_dome_sample(809184, edition="pips")
+    assert sample.state == "settled" and sample.value == 3 and not sample.covered
+    assert read_by_classifier(sample.crop).value is None
+    assert read_by_classifier(sample.crop, accept=replace(NET_ACCEPT, centreless=frozenset())).value == 2
+
+
+#: Session 15's rule: the classifier's rival limit and the glare check on the
+#: second reader's reading too.
+SESSION_15 = replace(NET_ACCEPT, max_rival_again=NET_ACCEPT.max_rival, min_cnn_glare=1.01)
+
+
+@pytest.mark.parametrize(("seed", "why"), [(780099, "glare"), (780323, "rival")])
+def test_a_face_refused_for_glare_or_a_weak_rival_is_read_again_right(seed: int, why: str) -> None:
+    """Development frames (1280x720, session 16): a settled 5 with a pip
+    place of its layout saturated (the classifier at 0.999, the network 1.0
+    at every quarter turn), and a 6 with another value at 0.990 elsewhere
+    in the dome; both unread by session 15's rule."""
+    sample = render_dome_sample(seed, edition="pips")
+    assert sample.state == "settled" and not sample.covered
+    assert read_by_classifier(sample.crop, accept=SESSION_15).value is None
+    reading = read_by_classifier(sample.crop)
+    assert reading.state == "settled" and reading.value == sample.value
+    if why == "glare":
+        no_glare_tier = replace(NET_ACCEPT, min_cnn_glare=1.01)
+        assert read_by_classifier(sample.crop, accept=no_glare_tier).value is None
+
+
+def test_a_two_or_four_with_a_pip_place_in_glare_stays_unread() -> None:
+    """Development frame 780420 (1280x720): a settled 4 with a pip place of
+    its layout saturated, which the network reads at 1.0. A 4 or a 2 is what
+    a 5 or a 3 looks like with its centre washed out, so the glare check
+    stays for them: no value (were 4 not 'centreless', it would be read)."""
+    sample = render_dome_sample(780420, edition="pips")
+    assert sample.state == "settled" and sample.value == 4
+    assert read_by_classifier(sample.crop).value is None
+    assert read_by_classifier(sample.crop, accept=replace(NET_ACCEPT, centreless=frozenset())).value == 4
 
 
 def test_the_trainer_says_it_needs_torch_when_torch_is_missing(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from companion.vision.dice.hands import dark_share, foreign_share
 
 #: Without the nearly-sure tier (every bar out of reach), nor session 15's
 #: second reader (which reads some of these faces too).
-ONLY_SURE = replace(NET_ACCEPT, min_nearly=1.01, min_cnn=1.01)
+ONLY_SURE = replace(NET_ACCEPT, min_nearly=1.01, min_cnn=1.01, min_cnn_located=1.01)
 
 
 @pytest.mark.parametrize("seed", [780232, 780606, 780618, 781430, 781657])

@@ -21,6 +21,11 @@ Session 15b: the same network, trained on digit dice (class ``v`` = the
 digit v *upright*, as ``digitnet.py``'s classifiers; weights
 ``digit_faces_cnn.npz``), re-reads the window the digit classifier located
 when that one was not sure enough (``digitnet.read_digit``).
+
+Session 16: where the pip reader's located window is read under the bar,
+its reading averaged over that window and the four one pixel beside it
+(:meth:`FaceCNN.at_nudged_windows`) decides instead (docs/vision-dice.md,
+"Session 16").
 """
 
 from __future__ import annotations
@@ -35,6 +40,10 @@ from numpy.typing import NDArray
 
 from companion.vision.dice.canonical import CANON_PX, CANON_SPAN, features
 from companion.vision.dice.facenet import seven_classes, single_threaded_blas
+
+#: The windows of :meth:`FaceCNN.at_nudged_windows`, (dx, dy) patch pixels
+#: from the located one.
+NUDGES = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 
 #: The trained convolutional pip-face reader shipped with the package ...
 PIP_CNN_PATH = Path(__file__).with_name("pip_faces_cnn.npz")
@@ -95,6 +104,24 @@ class FaceCNN:
         quarter turns (``np.rot90`` k times in row k)."""
         quarter = np.stack([np.rot90(patch, k) for k in range(4)]).astype(np.float32)
         return self.probabilities(features(quarter))
+
+    def at_nudged_windows(self, region: Array, centre: Array | None = None) -> Array:
+        """Class probabilities (4, classes) at each quarter turn, averaged over
+        five windows of *region* (``CANON_PX + 2`` pixels square,
+        ``canonical.upright_region`` with reach 1): the one at its centre and
+        the four one patch pixel beside it (``NUDGES``). *centre*, when given,
+        is the centre window's :meth:`at_quarter_turns`, not computed again.
+        Session 16: a steadier measure than one window's reading (it
+        separates wrong values from right ones better at a lower bar)."""
+        side = CANON_PX + 2
+        if region.shape != (side, side):
+            raise ValueError(f"nudged windows need a region {side} px square, not {region.shape}")
+        cut = [region[1 + dy : 1 + dy + CANON_PX, 1 + dx : 1 + dx + CANON_PX] for dx, dy in NUDGES]
+        if centre is None:
+            centre = self.at_quarter_turns(cut[0])
+        quarter = np.stack([np.rot90(w, k) for w in cut[1:] for k in range(4)]).astype(np.float32)
+        beside = self.probabilities(features(quarter)).reshape(len(NUDGES) - 1, 4, -1)
+        return np.asarray((beside.sum(axis=0) + centre) / len(NUDGES), np.float32)
 
     def logits(self, rows: Array) -> Array:
         """The last layer's output (N, classes), before the softmax."""
