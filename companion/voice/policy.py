@@ -98,6 +98,11 @@ LONG_WAKE_MAX_UNEXPLAINED_S = 0.02
 #: into the next word (one frame of silence), where a command said after a
 #: vocative "Referee," leaves 0.04 s or more. Chosen on development voices
 #: only (docs/voice.md, session 16).
+#: A command that changes the game (:data:`GAME_CHANGING`) heard under
+#: :data:`LONG_WAKE_THRESHOLD` is asked back rather than acted on, as in a
+#: noisy room (a new game is confirmed first anyway): on the development
+#: voices the two wrong commands this bar let through were a peg of the
+#: wrong colour and a rule question.
 WAKE_PAUSE_S = 0.03
 PAUSED_WAKE_THRESHOLD = 0.70
 #: A number heard inside a command ("the pop was two", "red peg on space
@@ -129,6 +134,10 @@ UNSURE_NUMBER = "unsure of the number"
 #: :attr:`Decision.reason` of a command asked back because it was heard in
 #: a noisy room at a confidence under :data:`NOISY_THRESHOLD`.
 UNSURE_NOISY = "unsure in a noisy room"
+#: :attr:`Decision.reason` of a game-changing command asked back because
+#: only a wake word said whole and set apart by a pause vouched for it
+#: (:data:`PAUSED_WAKE_THRESHOLD`).
+UNSURE_PAUSED = "unsure under the usual bar"
 #: In a noisy room (the utterance under :data:`NOISY_SNR_DB` of speech over
 #: its noise) the unexplained-sound test sees nothing, because each frame is
 #: judged against the utterance's own floor, and table talk forced onto
@@ -307,6 +316,28 @@ class Policy:
         return (hyp.snr_db is not None and hyp.snr_db < NOISY_SNR_DB
                 and context in (Context.LIVE, Context.AWAKE) and command.intent != "wake")
 
+    @staticmethod
+    def _said_whole(hyp: Hypothesis) -> bool:
+        """A wake word of :data:`LONG_WAKE_S` or more in a quiet room, with
+        next to no sound left unexplained (:data:`LONG_WAKE_THRESHOLD`)."""
+        return (hyp.text.startswith(grammar.WAKE_WORD + " ") and hyp.wake_s is not None
+                and hyp.wake_s >= LONG_WAKE_S and hyp.snr_db is not None
+                and hyp.snr_db >= NOISY_SNR_DB and hyp.unexplained_s <= LONG_WAKE_MAX_UNEXPLAINED_S)
+
+    def _set_apart(self, hyp: Hypothesis) -> bool:
+        """The wake word is followed by a pause (:data:`WAKE_PAUSE_S`)."""
+        return hyp.wake_pause_s is not None and hyp.wake_pause_s >= self.wake_pause_s
+
+    def paused_unsure(self, hyp: Hypothesis, context: Context) -> bool:
+        """A game-changing command that only the paused wake word's lower bar
+        (:data:`PAUSED_WAKE_THRESHOLD`) let through: asked back."""
+        command = hyp.command(context)
+        return (command is not None and command.intent in GAME_CHANGING
+                and command.intent not in grammar.DESTRUCTIVE  # confirmed anyway
+                and context is not Context.CONFIRM and self._said_whole(hyp)
+                and self._set_apart(hyp)
+                and hyp.confidence < min(self.long_wake_threshold, self.woken_threshold))
+
     def noisy_unsure(self, hyp: Hypothesis, context: Context) -> bool:
         """A game-changing command heard in a noisy room under
         :data:`NOISY_THRESHOLD`: asked back, not acted on."""
@@ -334,11 +365,9 @@ class Policy:
         # a number the referee asked for is vouched for by the context
         expected = context is Context.POP and command.intent == "pop"
         threshold = self.woken_threshold if woken or expected else self.bare_threshold
-        if (hyp.text.startswith(grammar.WAKE_WORD + " ") and hyp.wake_s is not None
-                and hyp.wake_s >= LONG_WAKE_S and hyp.snr_db is not None and hyp.snr_db >= NOISY_SNR_DB
-                and hyp.unexplained_s <= LONG_WAKE_MAX_UNEXPLAINED_S):
+        if self._said_whole(hyp):
             threshold = min(threshold, self.long_wake_threshold)
-            if hyp.wake_pause_s is not None and hyp.wake_pause_s >= self.wake_pause_s:
+            if self._set_apart(hyp):
                 threshold = min(threshold, self.paused_wake_threshold)
         if command.intent == "wake":
             sure = hyp.wake_s is not None and hyp.wake_s >= SURE_WAKE_S
@@ -400,6 +429,12 @@ class Policy:
             self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
             return Decision("confirm", command,
                             reason=f"{UNSURE_NOISY} (confidence {hyp.confidence:.2f})",
+                            prompt=f"Did you say {spoken_name(command, self.undo_crosses_turn)}? "
+                                   "Say yes or no.")
+        if self.paused_unsure(hyp, context):
+            self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
+            return Decision("confirm", command,
+                            reason=f"{UNSURE_PAUSED} (confidence {hyp.confidence:.2f})",
                             prompt=f"Did you say {spoken_name(command, self.undo_crosses_turn)}? "
                                    "Say yes or no.")
         if self.needs_confirmation(command):

@@ -361,8 +361,20 @@ def test_a_wake_word_said_whole_and_set_apart_by_a_pause_vouches_for_more() -> N
         policy = Policy()
         return policy.decide(hyp, policy.context(0.0), 0.0)
 
+    # a command that changes the game is asked back; one that only talks is acted on
     said = decide(heard)
-    assert said.action == "apply" and said.command == Command("turn", color="red")
+    assert said.action == "confirm" and said.command == Command("turn", color="red")
+    assert said.prompt == "Did you say red's turn? Say yes or no."
+    from companion.bench.voice import _acts, _asked_back
+
+    assert _asked_back(said) and not _acts(said)
+    rule = decide(replace(heard, text="referee who goes first"))
+    assert rule.action == "apply" and rule.command is not None and rule.command.intent == "rule"
+    new_game = decide(replace(heard, text="referee start a new game"))  # confirmed, as always
+    assert new_game.action == "confirm" and _acts(new_game)
+    # above the long wake word's bar nothing is asked
+    sure = decide(replace(heard, confidence=LONG_WAKE_THRESHOLD + 0.02))
+    assert sure.action == "apply" and sure.command == Command("turn", color="red")
     # no pause, or not measured: the long wake word's bar as before
     assert decide(replace(heard, wake_pause_s=0.01)).action == "ignore"
     assert decide(replace(heard, wake_pause_s=None)).action == "ignore"
