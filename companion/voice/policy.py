@@ -94,15 +94,16 @@ LONG_WAKE_MAX_UNEXPLAINED_S = 0.02
 #: :data:`PAUSED_WAKE_THRESHOLD`. Some voices are heard at 0.65-0.80 on
 #: every phrase, right words and all (the held-out en-029; on development
 #: voices espeak-ng's +m2, +m7 and +Storm variants); table talk forced onto
-#: "referee ..." with a wake word that long is most often aligned straight
-#: into the next word (one frame of silence), where a command said after a
-#: vocative "Referee," leaves 0.04 s or more. Chosen on development voices
-#: only (docs/voice.md, session 16).
+#: "referee ..." with a wake word that long ran straight into the next word
+#: (no silence between them, in every such sentence of the development
+#: voices' live streams), where a command said after a vocative "Referee,"
+#: left 0.04-0.16 s (22 of 25). Chosen on development voices only
+#: (docs/voice.md, session 16): 0.70 and 0.65 did the same there.
 #: A command that changes the game (:data:`GAME_CHANGING`) heard under
 #: :data:`LONG_WAKE_THRESHOLD` is asked back rather than acted on, as in a
 #: noisy room (a new game is confirmed first anyway): on the development
 #: voices the two wrong commands this bar let through were a peg of the
-#: wrong colour and a rule question.
+#: wrong colour and a rule question (:data:`UNSURE_PAUSED`).
 WAKE_PAUSE_S = 0.03
 PAUSED_WAKE_THRESHOLD = 0.70
 #: A number heard inside a command ("the pop was two", "red peg on space
