@@ -44,6 +44,7 @@ from companion.voice.policy import (
     MAX_UNEXPLAINED_S,
     UNSURE_NOISY,
     UNSURE_NUMBER,
+    UNSURE_PAUSED,
     WOKEN_THRESHOLD,
     Decision,
     Policy,
@@ -81,15 +82,18 @@ SWEEP = ((0.75, 0.05), (0.80, 0.05), (0.80, 0.15), (0.85, 0.05), (0.85, 0.15), (
 def _acts(decision: Decision) -> bool:
     """Acted on: applied, or a destructive command asked to be confirmed (as
     before). A command asked back because its number was unsure ("Did you
-    say the pop was two?"), or because it was heard in a noisy room under
-    :data:`~companion.voice.policy.NOISY_THRESHOLD`, is not acted on: it is
-    counted apart."""
+    say the pop was two?"), because it was heard in a noisy room under
+    :data:`~companion.voice.policy.NOISY_THRESHOLD`, or because only a
+    paused wake word vouched for it
+    (:data:`~companion.voice.policy.PAUSED_WAKE_THRESHOLD`), is not acted
+    on: it is counted apart."""
     return decision.action == "apply" or (decision.action == "confirm"
                                          and not _asked_back(decision))
 
 
 def _asked_back(decision: Decision) -> bool:
-    return decision.action == "confirm" and decision.reason.startswith((UNSURE_NUMBER, UNSURE_NOISY))
+    return decision.action == "confirm" and decision.reason.startswith(
+        (UNSURE_NUMBER, UNSURE_NOISY, UNSURE_PAUSED))
 
 
 def _acted(hyp: Hypothesis, policy: Policy) -> Command | None:

@@ -115,6 +115,12 @@ class Hypothesis:
     #: when the phrase begins with it; None otherwise, or not measured (Vosk).
     #: See :data:`companion.voice.policy.MIN_WAKE_S`.
     wake_s: float | None = None
+    #: Seconds the recogniser aligned to silence (or a filler) between the
+    #: wake word and the next word: the pause of "Referee, | undo", which
+    #: table talk forced onto "referee ..." seldom has; None when the phrase
+    #: does not begin with the wake word followed by another word, or not
+    #: measured. See :data:`companion.voice.policy.WAKE_PAUSE_S`.
+    wake_pause_s: float | None = None
 
     def command(self, context: Context) -> grammar.Command | None:
         return grammar.parse(self.text, context) if self.text else None
@@ -346,13 +352,14 @@ class PocketSphinxRecogniser:
         if not text:
             return Hypothesis("", 0.0, frames)
         unexplained = self._unexplained(x, (len(padded) - len(x)) // 320)
-        wake = wake_s(self._decoder)
+        wake, pause = wake_s(self._decoder), wake_pause_s(self._decoder)
         _, phone_score = self._run("phones", pcm)
         ratio = score / phone_score if phone_score > 0 else 1.0
         snr = speech_to_noise_db(samples)
         return Hypothesis(text, min(1.0, ratio), frames, unexplained,
                           self.number_margin(pcm, text, context), snr,
-                          self.intent_margin(pcm, text, context, min(1.0, ratio), snr), wake)
+                          self.intent_margin(pcm, text, context, min(1.0, ratio), snr), wake,
+                          pause)
 
     def number_margin(self, pcm: bytes, text: str, context: Context) -> float | None:
         """How nearly another number explains *pcm* as well as the one heard.
@@ -651,6 +658,30 @@ def wake_s(decoder: Any) -> float | None:
     return None
 
 
+def wake_pause_s(decoder: Any) -> float | None:
+    """Seconds the last decode of *decoder* aligned to silence or fillers
+    between the wake word (its first word, if that is "referee") and the
+    word after it; None when the phrase does not begin with the wake word
+    followed by another word."""
+    pause = 0.0
+    woken = False
+    for seg in decoder.seg() or ():
+        word = seg.word
+        if word == "(NULL)":
+            continue
+        if _is_filler(word):
+            if woken:
+                pause += (seg.end_frame - seg.start_frame + 1) / 100.0
+            continue
+        if not woken:
+            if word.split("(")[0] != grammar.WAKE_WORD:
+                return None
+            woken = True
+            continue
+        return pause
+    return None
+
+
 #: Loud frames at the start of the silence after the phrase's last word,
 #: when that word ends in a stop consonant (:data:`STOP_PHONES`), that the
 #: live decoders' :func:`unexplained_s` does not count: the stop's release,
@@ -802,7 +833,8 @@ class PocketSphinxStream:
                 return Hypothesis("", 0.0, frames)
             ratio = min(1.0, score / phone_score if phone_score > 0 else 1.0)
             heard = Hypothesis(text, ratio, frames, unexplained_s(decoder, x, 0, WORD_TAIL_FRAMES),
-                               snr_db=checks.snr_db, wake_s=wake_s(decoder))
+                               snr_db=checks.snr_db, wake_s=wake_s(decoder),
+                               wake_pause_s=wake_pause_s(decoder))
             if not check or (rivals_matter is not None and not rivals_matter(heard)):
                 return heard
             margin, intent_margin = checks.run(text, context, ratio)
@@ -865,7 +897,8 @@ class PocketSphinxStream:
         if rivals_matter is not None:
             decoder = self._decoders[0]
             so_far = Hypothesis(text, ratio, unexplained_s=unexplained_s(decoder, x, 0, WORD_TAIL_FRAMES),
-                                snr_db=checks.snr_db, wake_s=wake_s(decoder))
+                                snr_db=checks.snr_db, wake_s=wake_s(decoder),
+                                wake_pause_s=wake_pause_s(decoder))
             if not rivals_matter(so_far):
                 return text
         checks.prefetch(text, self.context, ratio)
@@ -1004,10 +1037,12 @@ def hypothesis_from_vosk(result: dict[str, Any], frames: int) -> Hypothesis:
         return Hypothesis("", 0.0, frames)
     conf = min((float(w.get("conf", 1.0)) for w in words), default=1.0)
     first = words[0] if words else {}
-    wake = None
+    wake = pause = None
     if first.get("word") == grammar.WAKE_WORD and "start" in first and "end" in first:
         wake = float(first["end"]) - float(first["start"])
-    return Hypothesis(text, conf, frames, wake_s=wake)
+        if len(words) > 1 and "start" in words[1]:
+            pause = max(0.0, float(words[1]["start"]) - float(first["end"]))
+    return Hypothesis(text, conf, frames, wake_s=wake, wake_pause_s=pause)
 
 
 def default_recogniser() -> Recogniser:

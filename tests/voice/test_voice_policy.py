@@ -334,3 +334,56 @@ def test_a_noisy_question_names_the_command() -> None:
     policy.undo_crosses_turn = True
     d = policy.decide(hyp, policy.context(0.0), 0.0)
     assert d.action == "confirm" and "earlier turn" in d.prompt
+
+
+def test_a_wake_word_said_whole_and_set_apart_by_a_pause_vouches_for_more() -> None:
+    # Development voice en-us-nyc+m2 (espeak-ng's +m2 variant): "Referee,
+    # red's turn." heard right at 0.70-0.74 after 0.67 s of "referee" and a
+    # pause; table talk forced onto "referee ..." with a wake word that long
+    # ran straight into the next word ("Let's play cards later." as
+    # "referee it was a two" at 0.71).
+    from dataclasses import replace
+
+    from companion.voice.policy import (
+        LONG_WAKE_S,
+        LONG_WAKE_THRESHOLD,
+        PAUSED_WAKE_THRESHOLD,
+        WAKE_PAUSE_S,
+    )
+    from companion.voice.recognisers import NOISY_SNR_DB
+
+    assert PAUSED_WAKE_THRESHOLD < LONG_WAKE_THRESHOLD
+    confidence = (PAUSED_WAKE_THRESHOLD + LONG_WAKE_THRESHOLD) / 2
+    heard = Hypothesis("referee red's turn", confidence, wake_s=LONG_WAKE_S + 0.1,
+                       snr_db=NOISY_SNR_DB + 15, wake_pause_s=WAKE_PAUSE_S + 0.05)
+
+    def decide(hyp: Hypothesis):  # type: ignore[no-untyped-def]
+        policy = Policy()
+        return policy.decide(hyp, policy.context(0.0), 0.0)
+
+    # a command that changes the game is asked back; one that only talks is acted on
+    said = decide(heard)
+    assert said.action == "confirm" and said.command == Command("turn", color="red")
+    assert said.prompt == "Did you say red's turn? Say yes or no."
+    from companion.bench.voice import _acts, _asked_back
+
+    assert _asked_back(said) and not _acts(said)
+    rule = decide(replace(heard, text="referee who goes first"))
+    assert rule.action == "apply" and rule.command is not None and rule.command.intent == "rule"
+    new_game = decide(replace(heard, text="referee start a new game"))  # confirmed, as always
+    assert new_game.action == "confirm" and _acts(new_game)
+    # above the long wake word's bar nothing is asked
+    sure = decide(replace(heard, confidence=LONG_WAKE_THRESHOLD + 0.02))
+    assert sure.action == "apply" and sure.command == Command("turn", color="red")
+    # no pause, or not measured: the long wake word's bar as before
+    assert decide(replace(heard, wake_pause_s=0.01)).action == "ignore"
+    assert decide(replace(heard, wake_pause_s=None)).action == "ignore"
+    # the pause alone is not enough: a wake word of a syllable or two, a noisy
+    # room, sound outside the phrase, or under the lower bar
+    assert decide(replace(heard, wake_s=LONG_WAKE_S - 0.05)).action == "ignore"
+    assert decide(replace(heard, snr_db=NOISY_SNR_DB - 5)).action == "ignore"
+    assert decide(replace(heard, unexplained_s=0.04)).action == "ignore"
+    assert decide(replace(heard, confidence=PAUSED_WAKE_THRESHOLD - 0.03)).action == "ignore"
+    # the rival checks still apply
+    assert decide(replace(heard, intent_margin=0.95)).action == "ignore"
+    assert Policy().rivals_matter(heard, Context.LIVE)

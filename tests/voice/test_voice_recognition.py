@@ -63,6 +63,18 @@ def test_the_wake_word_said_takes_longer_than_one_forced_onto_table_talk(speech,
     assert recogniser.decode(speech("Stop.", "en-us", 160), Context.LIVE).wake_s is None
 
 
+def test_the_pause_after_a_vocative_wake_word_is_measured(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    from companion.voice.policy import WAKE_PAUSE_S
+
+    for voice in ("en-gb-x-rp", "en-us-nyc"):  # development voices
+        paused = recogniser.decode(speech("Referee, whose turn is it?", voice, 170), Context.LIVE)
+        run_on = recogniser.decode(speech("Referee whose turn is it?", voice, 170), Context.LIVE)
+        assert paused.text == run_on.text == "referee whose turn is it"
+        assert paused.wake_pause_s is not None and paused.wake_pause_s >= WAKE_PAUSE_S
+        assert run_on.wake_pause_s is not None and run_on.wake_pause_s < WAKE_PAUSE_S
+    assert recogniser.decode(speech("Stop.", "en-gb-x-rp", 170), Context.LIVE).wake_pause_s is None
+
+
 def test_a_stream_with_a_split_command_is_heard_through_the_wake_word(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(0)
 

@@ -65,3 +65,21 @@ def test_only_the_first_frames_after_the_last_word_are_forgiven() -> None:
     decoder = _Decoder([_Seg("<sil>", 0, 14), _Seg("referee", 15, 30), _Seg("<sil>", 31, 44),
                         _Seg("help", 45, 60), _Seg("<sil>", 61, 99)])
     assert unexplained_s(decoder, clip, 0, WORD_TAIL_FRAMES) == unexplained_s(decoder, clip, 0) == 0.10
+
+
+def test_the_pause_after_the_wake_word_is_the_silence_before_the_next_word() -> None:
+    from types import SimpleNamespace
+
+    from companion.voice.recognisers import wake_pause_s
+
+    def decoder(*segs: tuple[str, int, int]) -> SimpleNamespace:
+        return SimpleNamespace(seg=lambda: [SimpleNamespace(word=w, start_frame=s, end_frame=e)
+                                            for w, s, e in segs])
+
+    said = decoder(("<sil>", 0, 9), ("referee", 10, 60), ("<sil>", 61, 72), ("+NSN+", 73, 74),
+                   ("undo", 75, 110), ("<sil>", 111, 130))
+    assert abs(wake_pause_s(said) - 0.14) < 1e-9  # type: ignore[operator]
+    run_on = decoder(("<sil>", 0, 9), ("referee", 10, 40), ("undo(2)", 41, 80), ("<sil>", 81, 90))
+    assert wake_pause_s(run_on) == 0.0
+    assert wake_pause_s(decoder(("<sil>", 0, 9), ("stop", 10, 40))) is None
+    assert wake_pause_s(decoder(("<sil>", 0, 9), ("referee", 10, 60), ("<sil>", 61, 80))) is None

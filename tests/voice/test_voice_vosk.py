@@ -91,6 +91,11 @@ def test_a_vosk_result_becomes_a_hypothesis_with_the_wake_words_length() -> None
     hyp = hypothesis_from_vosk(result, 200)
     assert hyp.text == "referee undo" and hyp.confidence == 0.8
     assert hyp.wake_s is not None and abs(hyp.wake_s - 0.45) < 1e-9
+    assert hyp.wake_pause_s == 0.0  # "undo" starts where "referee" ends
+    paused = hypothesis_from_vosk({"text": "referee undo", "result": [
+        {"word": "referee", "start": 0.50, "end": 0.95, "conf": 0.9},
+        {"word": "undo", "start": 1.15, "end": 1.60, "conf": 0.8}]}, 200)
+    assert paused.wake_pause_s is not None and abs(paused.wake_pause_s - 0.20) < 1e-9
     assert hypothesis_from_vosk({"text": "stop", "result": [{"word": "stop", "conf": 1.0}]}, 50).wake_s is None
     assert hypothesis_from_vosk({"text": "[unk] undo"}, 50).text == ""
 
