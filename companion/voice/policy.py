@@ -126,16 +126,10 @@ NUMBER_MARGIN_NOISY = 0.92
 #: :attr:`Hypothesis.intent_margin` is at or above :data:`POP_NEAR_COMMAND`
 #: and whose number margin is at or above :data:`POP_NEAR_COMMAND_NUMBER`.
 #: Short commands said clearly ("whose turn", "take that back", "undo",
-#: "pause the game") are heard as a pop phrase whose number fits hardly
-#: better than the others (it was aligned to a syllable of another word)
-#: and with a non-pop command close behind. On the development voices
-#: (docs/voice.md, session 16b; 864 commands through the live stream) the
-#: five that the policy acted on or asked back scored number margins
-#: 0.91-0.96 with intent margins 0.69-0.73 (all under confidence 0.90, so
-#: the intent check had run); no right pop had both a number margin of 0.93
-#: or more and an intent margin over 0.66, and none with an intent margin
-#: of 0.675 or more had a number margin over 0.922. Either margin alone
-#: overlaps: right pops reached 0.97 and 0.74.
+#: "pause the game") are heard as a pop phrase with a number that fits no
+#: better than the others (the number aligned to a syllable of another
+#: word), and with a non-pop command close behind. Chosen on development
+#: voices only (docs/voice.md, session 16b).
 POP_NEAR_COMMAND = 0.675
 POP_NEAR_COMMAND_NUMBER = 0.93
 #: An utterance is ignored when another command explains it nearly as well:
