@@ -120,18 +120,6 @@ PAUSED_WAKE_THRESHOLD = 0.70
 #: or above 0.92.
 NUMBER_MARGIN = 0.95
 NUMBER_MARGIN_NOISY = 0.92
-#: A pop phrase ("that was a two", "the pop was two", "pop one") heard where
-#: another command nearly fits too is asked back at a lower number margin:
-#: in a quiet room, outside a pop the referee asked for, a pop phrase whose
-#: :attr:`Hypothesis.intent_margin` is at or above :data:`POP_NEAR_COMMAND`
-#: and whose number margin is at or above :data:`POP_NEAR_COMMAND_NUMBER`.
-#: Short commands said clearly ("whose turn", "take that back", "undo",
-#: "pause the game") are heard as a pop phrase with a number that fits no
-#: better than the others (the number aligned to a syllable of another
-#: word), and with a non-pop command close behind. Chosen on development
-#: voices only (docs/voice.md, session 16b).
-POP_NEAR_COMMAND = 0.675
-POP_NEAR_COMMAND_NUMBER = 0.93
 #: An utterance is ignored when another command explains it nearly as well:
 #: :attr:`Hypothesis.intent_margin` (the best phrase of any other command
 #: over the heard phrase) at or above this, or above
@@ -234,11 +222,7 @@ class Policy:
                  noisy_min_wake_s: float = NOISY_MIN_WAKE_S,
                  noisy_bare_threshold: float = NOISY_BARE_THRESHOLD,
                  paused_wake_threshold: float = PAUSED_WAKE_THRESHOLD,
-                 wake_pause_s: float = WAKE_PAUSE_S,
-                 pop_near_command: float = POP_NEAR_COMMAND,
-                 pop_near_command_number: float = POP_NEAR_COMMAND_NUMBER) -> None:
-        self.pop_near_command = pop_near_command
-        self.pop_near_command_number = pop_near_command_number
+                 wake_pause_s: float = WAKE_PAUSE_S) -> None:
         self.paused_wake_threshold = paused_wake_threshold
         self.wake_pause_s = wake_pause_s
         self.noisy_threshold = noisy_threshold
@@ -313,22 +297,6 @@ class Policy:
             return False
         noisy = hyp.snr_db is not None and hyp.snr_db < NOISY_SNR_DB
         return hyp.number_margin >= (self.number_margin_noisy if noisy else self.number_margin)
-
-    def pop_near_command_unsure(self, hyp: Hypothesis, context: Context) -> bool:
-        """A pop phrase with words around its number, heard in a quiet room
-        where no pop was asked for, whose number fits little better than the
-        others while another command nearly fits too (see
-        :data:`POP_NEAR_COMMAND`): asked back, like an unsure number."""
-        command = hyp.command(context)
-        if (command is None or command.intent != "pop" or context is Context.POP
-                or hyp.number_margin is None or hyp.intent_margin is None
-                or hyp.snr_db is None or hyp.snr_db < NOISY_SNR_DB):
-            return False
-        found = grammar.number_alternatives(hyp.text, context)
-        if found is None or not found[0]:
-            return False
-        return (hyp.number_margin >= self.pop_near_command_number
-                and hyp.intent_margin >= self.pop_near_command)
 
     def rivals_matter(self, hyp: Hypothesis, context: Context,
                       onset: float | None = None) -> bool:
@@ -457,13 +425,6 @@ class Policy:
             self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
             return Decision("confirm", command,
                             reason=f"{UNSURE_NUMBER} (margin {hyp.number_margin:.2f})",
-                            prompt=f"Did you say {spoken_name(command)}? Say yes or no.")
-        if self.pop_near_command_unsure(hyp, context):
-            # a short command heard as a pop phrase, most likely: ask
-            self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
-            return Decision("confirm", command,
-                            reason=f"{UNSURE_NUMBER} (margin {hyp.number_margin:.2f}, "
-                                   f"another command near at {hyp.intent_margin:.2f})",
                             prompt=f"Did you say {spoken_name(command)}? Say yes or no.")
         if self.noisy_unsure(hyp, context):
             self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
