@@ -96,6 +96,8 @@ MISSED_PIPS = 6
 #: read over another hole, does) is judged only after ``TRANSIT_HOLD_S``.
 TRANSIT_HOLD_S = 3.0
 TRANSIT_PIPS = 12
+#: The same while the mover's pop is unread: more than a 6 counted one too far.
+UNREAD_TRANSIT_PIPS = 7
 #: A catch-up's board, or a turn passed because no peg moved after an unread
 #: pop, that has stood this long is no longer taken back for a move of the
 #: player now to pop (their pop unseen). Chosen on seeded truth games 100-299
@@ -945,11 +947,21 @@ class Loop:
         wrong count, a 6 moved as 7, is called at once), a hand carrying it
         over the board does."""
         mover = self.referee.player
-        if self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None:
+        limit = TRANSIT_PIPS
+        if (self.unread is not None and self.referee.phase == "pop" and not self.held_pops
+                and mover == self.unread.player):
+            # The mover's pop was seen but not read, and no value of it
+            # explains the board: a peg further on than a 6 counted one
+            # space too far (``UNREAD_TRANSIT_PIPS``) is most likely still in
+            # the hand (a whole rendered game at 640x480: Yellow's peg on 9,
+            # moved on a 1, read on Yellow's Finish 3 for a moment, and called
+            # "pop first, then move"). Judged only if it stays so.
+            limit = UNREAD_TRANSIT_PIPS
+        elif self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None:
             return False  # with pops held since, several moves may show at once
-        if not boards.same_but(whole, expected, mover) or boards.same(whole, expected, [mover]):
+        if mover is None or not boards.same_but(whole, expected, mover) or boards.same(whole, expected, [mover]):
             return False
-        return pips_needed({mover: expected[mover]}, {mover: whole.get(mover, [])}) > TRANSIT_PIPS
+        return pips_needed({mover: expected[mover]}, {mover: whole.get(mover, [])}) > limit
 
     def _catch_up(self, whole: boards.Board, unread: _Unread | None = None) -> bool:
         """Several moves seen at once (the board was not readable while they

@@ -733,3 +733,41 @@ def test_with_the_die_unreadable_a_number_said_keeps_the_referee_strict() -> Non
     loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue + 5}", *HOME4[:3]]}))
     assert kinds(loop)[-1] == "illegal"
     assert "That peg moved 5 spaces, but the pop was 4." in said(speaker)
+
+
+def test_a_peg_seen_far_on_while_its_pop_is_unread_is_judged_only_if_it_stays() -> None:
+    # A whole rendered game at 640x480 (seed 19, session 16): Yellow's pop
+    # seen, not read; Yellow's peg on 9, on its way to 10, read for a
+    # moment on Yellow's Finish 3, eight pips on, which no pop makes. It was
+    # called "Yellow, pop first, then move." Now such a board waits, like a
+    # peg carried over the board with its pop read; where the peg comes
+    # down is judged.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    pegs = {"red": ["track:3", *HOME4[:3]], "yellow": ["track:9", "finish:4", "home", "home"]}
+    loop.start([["red"], ["yellow"]], None, "yellow", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopUnread(2.0))
+    loop.handle(BoardStable(3.5, {**pegs, "yellow": ["finish:3", "finish:4", "home", "home"]}))
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(4.5))
+    loop.handle(BoardStable(5.0, {**pegs, "yellow": ["track:10", "finish:4", "home", "home"]}))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Yellow popped a 1." in said(speaker)
+
+
+def test_a_peg_far_on_on_an_unread_pop_that_stays_is_called() -> None:
+    # The same wait ends after TRANSIT_HOLD_S: a peg left 8 spaces on, which
+    # no pop makes, is called.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    pegs = {"red": ["track:3", *HOME4[:3]], "yellow": ["track:9", "finish:4", "home", "home"]}
+    loop.start([["red"], ["yellow"]], None, "red", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopUnread(2.0))
+    loop.handle(BoardStable(3.5, {**pegs, "red": ["track:11", *HOME4[:3]]}))
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(5.0))
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(6.6))
+    assert kinds(loop)[-1] == "illegal"
