@@ -54,7 +54,15 @@ from companion.voice.grammar import Context
 SILENCE_PEAK = 1e-3
 
 #: :attr:`Hypothesis.number_margin` when the phrase as heard cannot be
-#: aligned to the audio at all (its search returns nothing): unsure.
+#: aligned to the audio at all (its search returns nothing), or when no
+#: other number can (the rival search returns nothing: the number was not
+#: checked): unsure. The second happens when only the number heard fits a
+#: sound that is not a number at all: en-gb-x-gbcwmd+m8's slow "Referee,"
+#: alone forced onto "referee it's a three" (0.91 confidence), the "three"
+#: aligned to the end of "referee", every path through another number pruned
+#: away before the end of the clip (docs/voice.md, session 16c). The intent
+#: check (:meth:`PocketSphinxRecogniser.intent_margin`) keeps 0.0 for its
+#: failed rival search.
 UNALIGNED_MARGIN = 2.0
 
 #: In a quiet room, the intent check runs only below this confidence:
@@ -99,8 +107,9 @@ class Hypothesis:
     #: space twelve"): the best score with any other number in its place over
     #: the score of the number heard, the rest of the words fixed (see
     #: :meth:`PocketSphinxRecogniser.number_margin`). Near or above 1, another
-    #: number explains the audio as well. None: not a number phrase, or not
-    #: measured (Vosk).
+    #: number explains the audio as well; :data:`UNALIGNED_MARGIN` when the
+    #: phrase or every rival failed to align (not checked). None: not a
+    #: number phrase, or not measured (Vosk).
     number_margin: float | None = None
     #: Loud frames over quiet frames of the utterance, in dB
     #: (:func:`speech_to_noise_db`); None when not measured.
@@ -371,21 +380,26 @@ class PocketSphinxRecogniser:
         across searches): about 0.82-0.95 when the number was said clearly,
         0.94-1.05 when white noise ate its sounds ("pop six" heard as "pop
         two") or table talk was forced onto a pop (measured on development
-        voices, docs/voice.md). None when *text* has no number.
+        voices, docs/voice.md). :data:`UNALIGNED_MARGIN` (unsure) when
+        either search finds no path. None when *text* has no number.
         """
         searches = self.number_searches(text, context)
         if searches is None:
             return None
-        return self._margin(searches, pcm)
+        return self._margin(searches, pcm, no_rival=UNALIGNED_MARGIN)
 
-    def _margin(self, searches: tuple[str, str], pcm: bytes) -> float:
+    def _margin(self, searches: tuple[str, str], pcm: bytes, no_rival: float | None = None) -> float:
         """The rival search's score over the heard phrase's, for a pair of
-        searches (:meth:`number_searches`, :meth:`intent_searches`)."""
+        searches (:meth:`number_searches`, :meth:`intent_searches`);
+        *no_rival*, when given, if the rival search finds no path at all."""
         _, own = self._check(searches[0], pcm)
         _, rival = self._check(searches[1], pcm)
         if own <= 0.0:
             # the phrase as heard cannot even be aligned: treat as unsure
             return UNALIGNED_MARGIN
+        if rival <= 0.0 and no_rival is not None:
+            # nothing else could be aligned: the phrase was not checked
+            return no_rival
         return rival / own
 
     def number_searches(self, text: str, context: Context) -> tuple[str, str] | None:

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from companion.bench.voice import hear_as_stream
-from companion.voice.audio import add_noise
+from companion.voice.audio import add_noise, noise_floor, pad_with_noise, to_pcm16
 from companion.voice.grammar import Command, Context, number_alternatives
 from companion.voice.listener import Listener
 from companion.voice.policy import NUMBER_MARGIN, NUMBER_MARGIN_NOISY, UNSURE_NUMBER, Policy
-from companion.voice.recognisers import Hypothesis
+from companion.voice.recognisers import UNALIGNED_MARGIN, Hypothesis
 
 
 def test_the_rivals_of_a_number_are_the_numbers_that_fit_there() -> None:
@@ -62,6 +62,41 @@ def test_a_clear_number_is_acted_on_at_once() -> None:
     # not a number phrase, or no margin measured (Vosk): as before
     assert _decide(policy, Hypothesis("referee undo", 1.0), 1.0)[1].action == "apply"
     assert _decide(policy, Hypothesis("referee pop two", 1.0), 2.0)[1].action == "apply"
+
+
+def test_a_number_no_other_number_could_be_aligned_to_is_asked_back(
+        recogniser, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the rival numbers' search finds no path at all: the number was not
+    # checked, which says nothing good of it (docs/voice.md, session 16c)
+    def check(search: str, pcm: bytes) -> tuple[str, float]:
+        own = "(" not in recogniser._jsgf[search]
+        return ("referee it's a three", 0.68) if own else ("", 0.0)
+
+    monkeypatch.setattr(recogniser, "_check", check)
+    margin = recogniser.number_margin(b"\0\0" * 1600, "referee it's a three", Context.LIVE)
+    assert margin == UNALIGNED_MARGIN
+    heard = Hypothesis("referee it's a three", 0.91, number_margin=margin, snr_db=40.0)
+    _, d = _decide(Policy(), heard, 0.0)
+    assert d.action == "confirm" and d.command == Command("pop", value=3)
+    assert d.reason.startswith(UNSURE_NUMBER)
+    # the intent check's failed rival search still scores 0.0, as before
+    assert recogniser.intent_margin(b"\0\0" * 1600, "referee it's a three", Context.LIVE,
+                                    0.5, 40.0) == 0.0
+
+
+@pytest.mark.slow
+def test_a_number_phrase_forced_onto_the_wake_word_alone_is_not_acted_on(
+        speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    # "Referee." alone scored as "referee it's a three": the "three" fits the
+    # end of "referee", and no other number fits anywhere (development voice)
+    def margin(text: str) -> float | None:
+        audio = speech(text, "en-us-nyc", 160)
+        pcm = to_pcm16(pad_with_noise(audio, level=noise_floor(audio)))
+        return recogniser.number_margin(pcm, "referee it's a three", Context.LIVE)
+
+    assert margin("Referee.") == UNALIGNED_MARGIN
+    said = margin("Referee, three.")  # the number was said: checked, and clear
+    assert said is not None and said < NUMBER_MARGIN
 
 
 def test_in_noise_a_smaller_doubt_is_enough_to_ask() -> None:
