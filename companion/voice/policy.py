@@ -339,6 +339,11 @@ class Policy:
                 and self._set_apart(hyp)
                 and hyp.confidence < min(self.long_wake_threshold, self.woken_threshold))
 
+    def _ask_back(self, command: Command, now: float, reason: str, name: str) -> Decision:
+        """Hold *command* for a yes or no ("Did you say ...?") instead of acting on it."""
+        self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
+        return Decision("confirm", command, reason=reason, prompt=f"Did you say {name}? Say yes or no.")
+
     def noisy_unsure(self, hyp: Hypothesis, context: Context) -> bool:
         """A game-changing command heard in a noisy room under
         :data:`NOISY_THRESHOLD`: asked back, not acted on."""
@@ -422,22 +427,12 @@ class Policy:
             return Decision("apply", command)
         if self.unsure_of_number(hyp, context):
             # another number fits the audio nearly as well: ask, never guess
-            self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
-            return Decision("confirm", command,
-                            reason=f"{UNSURE_NUMBER} (margin {hyp.number_margin:.2f})",
-                            prompt=f"Did you say {spoken_name(command)}? Say yes or no.")
-        if self.noisy_unsure(hyp, context):
-            self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
-            return Decision("confirm", command,
-                            reason=f"{UNSURE_NOISY} (confidence {hyp.confidence:.2f})",
-                            prompt=f"Did you say {spoken_name(command, self.undo_crosses_turn)}? "
-                                   "Say yes or no.")
-        if self.paused_unsure(hyp, context):
-            self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
-            return Decision("confirm", command,
-                            reason=f"{UNSURE_PAUSED} (confidence {hyp.confidence:.2f})",
-                            prompt=f"Did you say {spoken_name(command, self.undo_crosses_turn)}? "
-                                   "Say yes or no.")
+            return self._ask_back(command, now, f"{UNSURE_NUMBER} (margin {hyp.number_margin:.2f})",
+                                  spoken_name(command))
+        for unsure, reason in ((self.noisy_unsure, UNSURE_NOISY), (self.paused_unsure, UNSURE_PAUSED)):
+            if unsure(hyp, context):
+                return self._ask_back(command, now, f"{reason} (confidence {hyp.confidence:.2f})",
+                                      spoken_name(command, self.undo_crosses_turn))
         if self.needs_confirmation(command):
             self._pending, self._pending_until = command, now + CONFIRM_WINDOW_S
             return Decision("confirm", command,
