@@ -34,6 +34,16 @@ def same_but(a: Mapping[str, Sequence[str]], b: Mapping[str, Sequence[str]], col
     return same(a, b, [c for c in b if c != colour])
 
 
+def one_peg_moved(now: Sequence[str], before: Sequence[str]) -> bool:
+    """Exactly one peg of a colour is somewhere else (one place left, one taken).
+
+    >>> one_peg_moved(["track:10", "home"], ["track:9", "home"]), one_peg_moved(["track:10", "track:1"], ["home", "home"])
+    (True, False)
+    """
+    gone, came = Counter(before) - Counter(now), Counter(now) - Counter(before)
+    return sum(gone.values()) == 1 and sum(came.values()) == 1
+
+
 def missing(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> dict[str, int]:
     """How many pegs of each colour the camera does not see at all."""
     out: dict[str, int] = {}

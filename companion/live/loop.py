@@ -34,7 +34,7 @@ are spoken, so a crash never loses an announced event.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -950,7 +950,7 @@ class Loop:
         limit = TRANSIT_PIPS
         if (self.unread is not None and self.referee.phase == "pop" and not self.held_pops
                 and mover == self.unread.player and self.unseen_pop_board is None
-                and mover is not None and _one_peg_moved(whole.get(mover, []), expected.get(mover, []))):
+                and mover is not None and boards.one_peg_moved(whole.get(mover, []), expected.get(mover, []))):
             # The mover's pop was seen but not read, and no value of it
             # explains the board: a peg further on than a 6 counted one
             # space too far (``UNREAD_TRANSIT_PIPS``) is most likely still in
@@ -2408,9 +2408,3 @@ class Loop:
             tm.held_pop_said = True
             player = self.referee.player or "the player"
             self._say(f"Waiting for {player.capitalize()} to move a peg {self.referee.pending_pop}.")
-
-
-def _one_peg_moved(now: Sequence[str], before: Sequence[str]) -> bool:
-    """Exactly one peg is somewhere else (one place left, one place taken)."""
-    gone, came = Counter(before) - Counter(now), Counter(now) - Counter(before)
-    return sum(gone.values()) == 1 and sum(came.values()) == 1
