@@ -42,6 +42,10 @@ STILL_TOLERANCE_PX = 1.0
 STILL_CELL_DIFF = 10.0
 #: A homography whose corners miss by more than this (pixels, RMS) is refused.
 MAX_REPROJECTION_PX = 4.0
+#: In a window around a marker's last place, the outlines first tried for it:
+#: perimeters from this share of its last perimeter to that one (a nudge
+#: changes it by a few percent; outside, the window is searched again in full).
+WINDOW_PERIMETER = (0.7, 1.6)
 
 
 @dataclass(frozen=True)
@@ -289,6 +293,8 @@ class BoardLocator:
         params.perspectiveRemovePixelPerCell = 8
         params.perspectiveRemoveIgnoredMarginPerCell = 0.3
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
+        #: The same, its outline sizes set for each window (``_sized_detector``).
+        self._window_detector = cv2.aruco.ArucoDetector(dictionary, params)
         self._last: BoardPose | None = None
         self._last_markers: dict[int, np.ndarray] = {}
         #: marker id -> (x0, y0, x1, y1, coarse grey cells) where it was last found.
@@ -389,8 +395,9 @@ class BoardLocator:
 
     # -- detection ---------------------------------------------------------
 
-    def _detect(self, gray: np.ndarray, offset: tuple[int, int] = (0, 0)) -> dict[int, np.ndarray]:
-        corners, ids, _ = self._detector.detectMarkers(gray)
+    def _detect(self, gray: np.ndarray, offset: tuple[int, int] = (0, 0),
+                detector: cv2.aruco.ArucoDetector | None = None) -> dict[int, np.ndarray]:
+        corners, ids, _ = (detector or self._detector).detectMarkers(gray)
         out: dict[int, np.ndarray] = {}
         if ids is None:
             return out
@@ -401,7 +408,17 @@ class BoardLocator:
         return out
 
     def _detect_in_windows(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        """Look for each known marker only near where it was last seen."""
+        """Look for each known marker only near where it was last seen.
+
+        In its window, a marker is first looked for among outlines of about
+        the size it had (``WINDOW_PERIMETER``), then, if it is not among
+        them, among outlines of any size as before. The detector's smallest
+        outline is a share of the image's side (3%): in a window of a few
+        marker sides that let through the marker's own cells and every
+        speck, each decoded in turn, which was most of a nudged frame's
+        marker search (1.2 ms a window on average, up to 10 ms); the marker
+        itself is the same outline either way (docs/vision.md, "Session 17").
+        """
         h, w = gray.shape[:2]
         found: dict[int, np.ndarray] = {}
         for marker, corners in self._last_markers.items():
@@ -412,10 +429,23 @@ class BoardLocator:
             x1, y1 = int(min(w, hi[0] + pad)), int(min(h, hi[1] + pad))
             if x1 - x0 < 16 or y1 - y0 < 16:
                 continue
-            hits = self._detect(gray[y0:y1, x0:x1], (x0, y0))
+            window = gray[y0:y1, x0:x1]
+            perimeter = float(np.sum(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+            hits = self._detect(window, (x0, y0), self._sized_detector(perimeter, max(x1 - x0, y1 - y0)))
+            if marker not in hits:
+                hits = self._detect(window, (x0, y0))
             if marker in hits:
                 found[marker] = hits[marker]
         return found
+
+    def _sized_detector(self, perimeter_px: float, window_px: int) -> cv2.aruco.ArucoDetector:
+        """The detector limited to outlines of about *perimeter_px* in a window of side *window_px*."""
+        lo, hi = WINDOW_PERIMETER
+        params = self._detector.getDetectorParameters()
+        params.minMarkerPerimeterRate = lo * perimeter_px / window_px
+        params.maxMarkerPerimeterRate = hi * perimeter_px / window_px
+        self._window_detector.setDetectorParameters(params)
+        return self._window_detector
 
     def _pose_from_markers(
         self, found: dict[int, np.ndarray], size: tuple[int, int], gray: np.ndarray | None = None,
