@@ -427,7 +427,7 @@ class BoardLocator:
 
     def _detect(self, gray: np.ndarray, offset: tuple[int, int] = (0, 0),
                 detector: cv2.aruco.ArucoDetector | None = None) -> dict[int, np.ndarray]:
-        corners, ids, _ = (detector or self._detector).detectMarkers(gray)
+        corners, ids, _ = (self._detector if detector is None else detector).detectMarkers(gray)
         out: dict[int, np.ndarray] = {}
         if ids is None:
             return out
