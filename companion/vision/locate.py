@@ -446,7 +446,7 @@ class BoardLocator:
         outline is a share of the image's side (3%): in a window of a few
         marker sides that let through the marker's own cells and every
         speck, each decoded in turn, which was most of a nudged frame's
-        marker search (1.2 ms a window on average, up to 10 ms); the marker
+        marker search (1.2 ms a window on average, up to 11 ms); the marker
         itself is the same outline either way (docs/vision.md, "Session 17").
         """
         h, w = gray.shape[:2]
