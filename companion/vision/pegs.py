@@ -422,13 +422,23 @@ def classify(
     # (per hole, the two clips cost more than the rest of the loop).
     peg_confs = (np.clip((best_cos - model.min_cosine) / (1 - model.min_cosine), 0, 1)
                  * np.clip(ev.top_saturation / (2 * model.min_saturation), 0, 1))
+    n_base = ev.recess_px.shape[1]
+    recess_count = np.count_nonzero(ev.recess_px, axis=1)
     for i in order:
         # Which of this hole's base pixels do nearer pegs (already found) hide?
         covered = sil.base_px_in[i][:, pegs_so_far].any(axis=1) if pegs_so_far else None
-        seen = ~covered if covered is not None else np.ones(ev.recess_px.shape[1], dtype=bool)
-        hidden[i] = int(seen.sum()) < MIN_SEEN_PIXELS
-        mostly_hidden[i] = float(seen.mean()) < 0.5
-        share = float(ev.recess_px[i][seen].mean()) if not hidden[i] else 0.0
+        # Shares of pixels as counts over counts (the same floats as numpy's
+        # means of booleans, without a reduction's overhead per hole).
+        if covered is None:
+            n_seen = n_base
+            recess_seen = int(recess_count[i])
+        else:
+            seen = ~covered
+            n_seen = int(np.count_nonzero(seen))
+            recess_seen = int(np.count_nonzero(ev.recess_px[i][seen]))
+        hidden[i] = n_seen < MIN_SEEN_PIXELS
+        mostly_hidden[i] = n_seen / n_base < 0.5
+        share = recess_seen / n_seen if not hidden[i] else 0.0
         colour = COLORS[int(best[i])]
         # A recess seen in part, unless top, body and an unobstructed base all
         # show one peg colour (then the "recess" pixels are the peg's shaded

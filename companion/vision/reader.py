@@ -113,7 +113,6 @@ class BoardReader:
         self._plan_key: tuple[int, tuple[int, int]] | None = None
         self._plan: SamplePlan | None = None
         self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None
-        self._sig_maps: tuple[np.ndarray, np.ndarray] | None = None
         self._sil: Silhouettes | None = None
         #: The last die read afresh: its dome thumbnail, the reading, and how
         #: many frames it has been reused for since.
@@ -166,8 +165,6 @@ class BoardReader:
             r = self.geometry.dome_radius_mm
             self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_CROP_PX,
                                             DOME_SPAN_RADII * r / 2)
-            self._sig_maps = _rectify_maps(self.geometry, pose.camera, SIGNATURE_SIZE, r,
-                                           height_mm=0.0)
         return self._plan
 
     def dome_crop(self, frame_bgr: np.ndarray) -> np.ndarray:

@@ -143,6 +143,51 @@ def test_a_nudged_camera_keeps_its_lens_and_reads_the_same(monkeypatch: pytest.M
     assert reader.read(before).found and len(refits) == 2  # measured again after the loss
 
 
+def test_a_nudged_frame_finds_its_markers_among_outlines_of_their_size_or_falls_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # After a nudge each marker is looked for in a window around its last
+    # place, first among outlines of about its last size (the cheap search),
+    # then among outlines of any size. Both give the same corners, so the
+    # same pose and holes; when the first finds nothing (here: told to look
+    # for outlines three times too large, as after a camera moved far
+    # closer), the second still finds every marker.
+    import companion.vision.locate as locate
+    from companion.vision.benchmark import nudged
+
+    pegs = {"red": ["home", "home", "track:5", "finish:1"], "green": ["home", "track:20", "home", "home"]}
+    scene = _scene(9215, hand=None, tilt_deg=25, motion_blur_px=0.0)
+    before, _ = render(pegs, DieView(3), scene, seed=5)
+    after, truth = render(pegs, DieView(3), replace(scene, camera=nudged(scene.camera)), seed=5)
+
+    full_range: list[tuple[int, int]] = []  # the searches among outlines of any size (window offsets)
+
+    def read_nudged() -> Any:
+        reader = BoardReader(LAYOUT, read_die=False)
+        assert reader.read(before).found  # the whole frame searched
+        full_range.clear()
+        return reader.read(after)
+
+    real_detect = locate.BoardLocator._detect
+
+    def detect(self: Any, gray: np.ndarray, offset: tuple[int, int] = (0, 0), detector: Any = None) -> Any:
+        if detector is None:
+            full_range.append(offset)
+        return real_detect(self, gray, offset, detector)
+
+    monkeypatch.setattr(locate.BoardLocator, "_detect", detect)
+    sized = read_nudged()
+    assert full_range == []  # every marker found by the cheap search
+    monkeypatch.setattr(locate, "WINDOW_PERIMETER", (3.0, 4.0))
+    fallback = read_nudged()
+    assert len(full_range) == 4 and (0, 0) not in full_range  # each window again, never the whole frame
+    for reading in (sized, fallback):
+        assert reading.found and reading.pose is not None and reading.pose.markers_seen == (0, 1, 2, 3)
+        assert reading.complete and reading.pegs_json() == {c: list(v) for c, v in truth.pegs.items()}
+    assert sized.pose is not None and fallback.pose is not None
+    assert np.array_equal(sized.pose.homography, fallback.pose.homography)
+    assert [(h.state, h.confidence) for h in sized.holes] == [(h.state, h.confidence) for h in fallback.holes]
+
+
 def _paint_over_markers(frame: np.ndarray, truth: object, ids: tuple[int, ...]) -> None:
     """Cover printed markers (a hand, a magazine): paint over each one."""
     import cv2
