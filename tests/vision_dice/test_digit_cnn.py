@@ -4,8 +4,7 @@ The network and its numpy inference are session 15's (``test_face_cnn.py``
 checks them against a plain reference); here: the shipped digit weights
 against what torch gave, the loader refusing a file of the wrong shape,
 and the reads on development frames (never the benchmark's seeds). See
-docs/vision-dice.md, "Session 15b: digit dice". Session 17: a second
-network (``digit_faces_cnn_b.npz``), averaged with the first ("Session 17").
+docs/vision-dice.md, "Session 15b: digit dice".
 """
 
 from __future__ import annotations
@@ -19,14 +18,7 @@ import pytest
 from companion.bench.vision import learned_digit_faces, render_dome_sample
 from companion.vision.dice.canonical import CANON_PX, features
 from companion.vision.dice.dome import DEFAULT_DIE_FRACTION
-from companion.vision.dice.facecnn import (
-    DIGIT_CNN_PATH,
-    FaceCNN,
-    digit_cnn,
-    digit_cnns,
-    load_reader,
-    mean_at_quarter_turns,
-)
+from companion.vision.dice.facecnn import DIGIT_CNN_PATH, FaceCNN, digit_cnn, load_reader
 from companion.vision.dice.facenet import CLASSES
 from companion.vision.dice.photo import to_gray
 
@@ -41,25 +33,6 @@ def test_the_shipped_digit_reader_gives_what_torch_gave_on_a_fixed_input() -> No
     patches = np.random.default_rng(0).uniform(0, 255, (2, CANON_PX, CANON_PX)).astype(np.float32)
     assert net.classes == CLASSES
     assert np.abs(net.logits(features(patches)) - np.array(TORCH_LOGITS)).max() < 1e-3
-
-
-#: ... and with the second digit network's weights (``digit_faces_cnn_b.npz``, session 17).
-TORCH_LOGITS_B = [[42.4774, -8.6319, -23.2448, -21.3577, -19.0632, -18.1738, -21.6232],
-                  [36.3230, -13.9043, -13.5063, -34.4612, -8.8294, -13.3540, -14.2284]]
-
-
-def test_the_second_digit_reader_gives_what_torch_gave_and_the_pair_is_averaged() -> None:
-    first, second = digit_cnns()
-    assert first is digit_cnn()
-    patches = np.random.default_rng(0).uniform(0, 255, (2, CANON_PX, CANON_PX)).astype(np.float32)
-    assert second.classes == CLASSES
-    assert np.abs(second.logits(features(patches)) - np.array(TORCH_LOGITS_B)).max() < 1e-3
-    mean = mean_at_quarter_turns((first, second), patches[0])
-    assert mean.shape == (4, CLASSES)
-    assert np.allclose(mean, (first.at_quarter_turns(patches[0]) + second.at_quarter_turns(patches[0])) / 2)
-    assert np.allclose(mean_at_quarter_turns((first,), patches[0]), first.at_quarter_turns(patches[0]))
-    with pytest.raises(ValueError, match="no network"):
-        mean_at_quarter_turns((), patches[0])
 
 
 def test_a_reader_file_of_the_wrong_kind_is_refused_with_a_clear_error(tmp_path: Path) -> None:

@@ -42,8 +42,6 @@ Session 15b: where the classifier found a face but its rule refused it
 (mostly for a rival elsewhere in the dome), the convolutional reader
 (``facecnn.digit_cnn``) reads the same window again (:func:`read_again`),
 with the same checks of the image and a stricter hand check.
-Session 17: two such networks, trained apart, read it; their probabilities
-are averaged (``facecnn.digit_cnns``).
 
 The default reader of digit dice since session 13: on 3,600 fresh
 rendered frames never tuned on, 1 wrong value against 6 for the learned
@@ -71,7 +69,7 @@ from companion.vision.dice.canonical import (
 )
 from companion.vision.dice.dome import DOME_SPAN_RADII
 from companion.vision.dice.face_search import NetFace, search_face
-from companion.vision.dice.facecnn import FaceCNN, digit_cnns, mean_at_quarter_turns
+from companion.vision.dice.facecnn import FaceCNN, digit_cnn
 from companion.vision.dice.facenet import NO_FACE, FaceNet, Matrix, load_checked
 from companion.vision.dice.hands import dark_share, foreign_share
 from companion.vision.dice.reading import DieReading
@@ -208,15 +206,7 @@ class DigitAcceptance:
     #: 700000-701199 and 741800-743599 (not looked at while choosing): 1377
     #: -> 1533 of 2205 settled dice in view read right, no wrong value added.
     #: docs/vision-dice.md, "Session 15b: digit dice".
-    #: Session 17: the probabilities are the mean of two networks trained
-    #: apart (``facecnn.digit_cnns``), announced from 0.98. Chosen on the
-    #: same two sets: 1528 -> 1543 and 1533 -> 1548 right, no wrong value
-    #: added (the nearest wrong value 0.967; the second network alone had
-    #: one at 0.989, a hair under 0.99). On 3,600 frames rendered in session 13
-    #: (760000-763599) looked at once after: 1840 -> 1861, no wrong value
-    #: added (the second network alone at 0.995 gave one at 0.9998).
-    #: docs/vision-dice.md, "Session 17".
-    min_cnn: float = 0.98
+    min_cnn: float = 0.99
     max_cnn_other_turns: float = 0.05
     min_again: float = 0.5
     max_rival_again: float = 0.99
@@ -360,15 +350,14 @@ def read_digit(gray: FloatImage, fraction: float, learned: LearnedDigits,
                nets: tuple[FaceNet, FaceNet] | None = None,
                accept: DigitAcceptance = DIGIT_ACCEPT,
                crop_bgr: NDArray[np.uint8] | None = None,
-               cnn: FaceCNN | tuple[FaceCNN, ...] | None = None) -> DieReading | None:
+               cnn: FaceCNN | None = None) -> DieReading | None:
     """A settled reading when the digit classifier knows this die's digits
     (*learned*), is sure of a face, the second classifier agrees, and the
     learned faces do not contradict its value at that window
     (:func:`learned_gap`); or, given the colour crop *crop_bgr* (for the
     hand check), when the convolutional reader reads the same window surely
-    (:func:`read_again`; *cnn*: one network or several averaged, the
-    shipped pair by default); None otherwise (the caller reads on as before
-    the classifier)."""
+    (:func:`read_again`); None otherwise (the caller reads on as before the
+    classifier)."""
     if not learned.known:
         return None
     first, second = nets or (digit_net(), second_digit_net())
@@ -380,7 +369,7 @@ def read_digit(gray: FloatImage, fraction: float, learned: LearnedDigits,
         return DieReading("settled", face.value, round(min(1.0, face.probability), 3))
     if crop_bgr is None:
         return None
-    again = read_again(crop_bgr, gray, digit, die_px, learned, accept, cnn or digit_cnns())
+    again = read_again(crop_bgr, gray, digit, die_px, learned, accept, cnn or digit_cnn())
     if again is None:
         return None
     return DieReading("settled", face.value, round(min(1.0, again), 3))
@@ -394,19 +383,16 @@ def _image_agrees(gray: FloatImage, face: NetFace, die_px: float, learned: Learn
 
 
 def read_again(crop_bgr: NDArray[np.uint8], gray: FloatImage, digit: DigitFace, die_px: float,
-               learned: LearnedDigits, accept: DigitAcceptance,
-               cnn: FaceCNN | tuple[FaceCNN, ...]) -> float | None:
+               learned: LearnedDigits, accept: DigitAcceptance, cnn: FaceCNN) -> float | None:
     """The convolutional reader's probability of the classifier's value at its
-    upright window (several networks: their mean), when that is enough to
-    announce it (``DigitAcceptance.min_cnn`` and the checks there); else
-    None. Cheapest checks first (the caller asks only where the classifier's
-    own rule refused)."""
+    upright window, when that is enough to announce it
+    (``DigitAcceptance.min_cnn`` and the checks there); else None. Cheapest
+    checks first (the caller asks only where the classifier's own rule refused)."""
     if not accept.worth_reading_again(digit):
         return None
     face = digit.face
     patch = canonical_patch(gray, face.x, face.y, face.angle_deg, die_px)
-    nets = cnn if isinstance(cnn, tuple) else (cnn,)
-    probs = mean_at_quarter_turns(nets, patch)[:, face.value]
+    probs = cnn.at_quarter_turns(patch)[:, face.value]
     if probs[0] < accept.min_cnn or float(probs[1:].max()) > accept.max_cnn_other_turns:
         return None
     if not _image_agrees(gray, face, die_px, learned, accept):

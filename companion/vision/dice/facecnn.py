@@ -22,12 +22,6 @@ digit v *upright*, as ``digitnet.py``'s classifiers; weights
 ``digit_faces_cnn.npz``), re-reads the window the digit classifier located
 when that one was not sure enough (``digitnet.read_digit``).
 
-Session 17: the digit reader is two networks of these layers, trained
-apart (``digit_faces_cnn.npz`` and ``digit_faces_cnn_b.npz``, another
-draw and twice the epochs); their probabilities are averaged
-(:func:`digit_cnns`, ``digitnet.read_again``; docs/vision-dice.md,
-"Session 17").
-
 Session 16: where the pip reader's located window is read under the bar,
 its reading averaged over that window and the four one pixel beside it
 (:meth:`FaceCNN.at_nudged_windows`) decides instead (docs/vision-dice.md,
@@ -55,8 +49,6 @@ NUDGES = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 PIP_CNN_PATH = Path(__file__).with_name("pip_faces_cnn.npz")
 #: ... and the digit-face one (session 15b).
 DIGIT_CNN_PATH = Path(__file__).with_name("digit_faces_cnn.npz")
-#: ... and the second digit-face one, averaged with it (session 17).
-DIGIT_CNN_B_PATH = Path(__file__).with_name("digit_faces_cnn_b.npz")
 
 Array = NDArray[np.float32]
 _NAMES = ("conv1_w", "conv1_b", "conv2_w", "conv2_b", "dense1_w", "dense1_b", "dense2_w", "dense2_b")
@@ -203,17 +195,3 @@ def pip_cnn() -> FaceCNN:
 def digit_cnn() -> FaceCNN:
     """The shipped convolutional digit-face reader, loaded once, on first use."""
     return load_reader(DIGIT_CNN_PATH)
-
-
-@lru_cache(maxsize=1)
-def digit_cnns() -> tuple[FaceCNN, ...]:
-    """The shipped digit-face readers whose probabilities are averaged
-    (session 17): session 15b's network and a second one trained apart."""
-    return (digit_cnn(), load_reader(DIGIT_CNN_B_PATH))
-
-
-def mean_at_quarter_turns(nets: tuple[FaceCNN, ...], patch: Array) -> Array:
-    """:meth:`FaceCNN.at_quarter_turns` averaged over *nets* (4, classes)."""
-    if not nets:
-        raise ValueError("no network to read with")
-    return np.asarray(np.mean([net.at_quarter_turns(patch) for net in nets], axis=0), np.float32)
