@@ -57,11 +57,13 @@ camera's rate and replays at the video's.
 
 from __future__ import annotations
 
+from collections import Counter, deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from companion.rules import COLORS, PEGS_PER_COLOR
 from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading
 
@@ -204,6 +206,8 @@ class VisionStream:
         # die
         self._rest: _Rest | None = None  # how the die lay at the last settle
         self._disturbed = False
+        #: The largest change of the dome between two frames since the last rest.
+        self._tumble = 0.0
         self._cocked_reported = False
         self._prev_signature: np.ndarray | None = None
         self._prev_homography: np.ndarray | None = None
@@ -215,6 +219,12 @@ class VisionStream:
         #: since when the reported position has been read unchanged after it.
         self._confirm_pending = False
         self._confirm_since: float | None = None
+        #: The unknown holes of each frame the board was found in, over the
+        #: last ``GLINT_WINDOW_S``, and how many of those frames each was in.
+        self._unknown_history: deque[tuple[float, frozenset[str]]] = deque()
+        self._unknown_counts: Counter[str] = Counter()
+        #: This frame's unknown holes that a glint keeps unknown.
+        self._glints: frozenset[str] = frozenset()
 
     def push(self, frame_bgr: np.ndarray, t_seconds: float) -> list[VisionEvent]:
         """Read one frame with the reader and return the events it completes."""
@@ -228,14 +238,68 @@ class VisionStream:
         events: list[VisionEvent] = []
         if self.colours is not None:
             reading = reading.in_play(self.colours)
+        reading = self._glints_counted_empty(reading, t)
         self._board(reading, t, events)
+        board_events = len(events)
         self._die(reading, t, events)
         if any(isinstance(e, (PopSettled, PopUnread)) for e in events):
             self._confirm_pending = True
             self._confirm_since = None
-        return events
+        # A pop completed on the same frame as a position was popped before
+        # that position's move: hands over the board hold up the die's clocks
+        # as well as the board's, and a move needs its pop first (a whole
+        # rendered game at 640x480: Green's pop and Green's move, after a
+        # stretch with no board read, reported together board first, and the
+        # move called for want of the pop). A late read of a pop reported
+        # unread stays after the board, as before: the move was judged on
+        # the unread pop, and the read comes to it as a correction.
+        pops = [e for e in events[board_events:] if isinstance(e, (PopSettled, PopUnread))]
+        return pops + [e for e in events if not any(e is p for p in pops)]
 
     # -- the board ---------------------------------------------------------
+
+    def _glints_counted_empty(self, reading: FrameReading, t: float) -> FrameReading:
+        """*reading* with its unknown holes read empty, when a glint keeps
+        them unknown and every peg in play is seen in another hole.
+
+        A glint (or a hole too small to read) can leave the same few holes
+        unknown for minutes; an unknown hole counts as a hand, so the board
+        was never read whole and the game went unrefereed (whole rendered
+        games at 640x480: one never started, another went silent for five
+        minutes). Pegs are never added or taken away, so when every colour in
+        play has all its pegs seen in known holes, the unknown ones are
+        empty, by count. Only holes unknown on between ``GLINT_MIN_SHARE``
+        and ``GLINT_MAX_SHARE`` of the frames of the last ``GLINT_WINDOW_S``
+        are taken so: a hand moves on within seconds, while one resting
+        still hides its holes on every frame and a glint flickers. The holes
+        are read empty with confidence 0, so a peg the reported position has
+        there is taken away only after ``doubtful_stable_s``. Such holes
+        (``_glints``) are no hand over the dome for the die's clocks either,
+        even when a peg is not seen (a glint had held up the clocks of a pop
+        for long enough that it went unseen).
+        """
+        self._glints = frozenset()
+        if not reading.found:
+            return reading
+        unknown = frozenset(h.hole for h in reading.holes if h.state == "unknown")
+        history, counts = self._unknown_history, self._unknown_counts
+        history.append((t, unknown))
+        counts.update(unknown)
+        while history and history[0][0] < t - GLINT_WINDOW_S:
+            counts.subtract(history.popleft()[1])
+        if not unknown or t - history[0][0] < GLINT_WINDOW_S / 2:
+            return reading
+        frames = len(history)
+        self._glints = frozenset(hole for hole in unknown
+                                 if GLINT_MIN_SHARE <= counts[hole] / frames <= GLINT_MAX_SHARE)
+        if self._glints != unknown or reading.misplaced:
+            return reading
+        colours = self.colours if self.colours is not None else COLORS
+        if any(len(reading.pegs.get(c, ())) != PEGS_PER_COLOR for c in colours):
+            return reading
+        holes = tuple(replace(h, state="empty", confidence=0.0) if h.state == "unknown" else h
+                      for h in reading.holes)
+        return replace(reading, holes=holes, hand=False)
 
     def _board(self, reading: FrameReading, t: float, events: list[VisionEvent]) -> None:
         if not reading.found:
@@ -365,11 +429,13 @@ class VisionStream:
         # Thumbnails compare only under the same pose: a nudged camera is not a moving die.
         if same_view:
             assert self._prev_signature is not None
-            moving = signature_distance(sig, self._prev_signature) > self.motion_threshold
+            motion = signature_distance(sig, self._prev_signature)
+            moving = motion > self.motion_threshold
+            self._tumble = max(self._tumble, motion)
         previous = self._prev_frame
         self._prev_signature = sig
         self._prev_homography = homography
-        hand = may_shade_dome(reading)
+        hand = may_shade_dome(reading, self._glints)
         self._prev_frame = (t, die, sig, hand)
         if moving:
             # A change in the dome with the die still read flat on the value
@@ -458,13 +524,15 @@ class VisionStream:
         # a change of light the dome looks different, and the die has not moved.
         self._rest = _Rest(rest, value, still.homography)
         self._disturbed = False
+        self._tumble = 0.0
         self._cocked_reported = False
 
     def _unread(self, still: _Still, t: float, events: list[VisionEvent]) -> None:
         """Close a still period in which no value could be read."""
         still.done = True
         rest = still.mean()
-        if self._disturbed and (self._rest is None or self._moved(rest, None, still.homography)):
+        if (self._disturbed and self._tumble >= UNREAD_MIN_TUMBLE
+                and (self._rest is None or self._moved(rest, None, still.homography))):
             events.append(PopUnread(t))
             still.unread = True
             self._late_open = True
@@ -472,6 +540,7 @@ class VisionStream:
         # must lie differently from *this*, not from the last read one.
         self._rest = _Rest(rest, None, still.homography)
         self._disturbed = False
+        self._tumble = 0.0
         self._cocked_reported = False
 
     def _read_late(self, still: _Still, t: float, events: list[VisionEvent]) -> None:
@@ -488,15 +557,28 @@ class VisionStream:
     def _moved(self, rest: np.ndarray, value: int | None, homography: np.ndarray | None) -> bool:
         """Whether the die now lies differently from the last reference rest."""
         assert self._rest is not None
+        if value is not None and self._rest.value is not None and value != self._rest.value:
+            # Read on another face: a die changes face only when popped. (A
+            # small die that landed where it lay changes the thumbnail less
+            # than ``moved_threshold``: in a fresh whole rendered game at
+            # 640x480, Green's 1 after a 2, read on six frames, went unreported.)
+            return True
         distance = signature_distance(rest, self._rest.signature)
         if _same_pose(homography, self._rest.homography):
             return distance > self.moved_threshold
         # The camera moved since the reference: the thumbnails differ by the
         # re-located pose alone (measured: 0.078 for a nudge), so ask for more.
-        if value is not None and self._rest.value is not None and value != self._rest.value:
-            return True
         return distance > self.moved_across_poses_threshold
 
+
+#: A pop reported unread needs a tumble: two frames of the dome at least this
+#: far apart since the die last lay still. With no value read, how the die
+#: lies is all that tells a pop from a hand shading the dome on its way past
+#: (a fresh whole rendered game at 640x480: two such shadows, 0.11 and 0.23,
+#: reported as pops nobody made, and the turns went out of step). The real
+#: pops of 47 whole rendered games (9,179, at 640x480 and 1280x720) changed
+#: the dome by 0.36 at the least.
+UNREAD_MIN_TUMBLE = 0.3
 
 #: Hand-free frames a still die must show before a settle on the face it
 #: already lay on counts as a pop: a hand reaching for the dome shades it
@@ -504,6 +586,13 @@ class VisionStream:
 #: such frames, just before the real pop, the shaded die was reported as a
 #: pop of the same value in a whole rendered game, putting the turns one out.
 SAME_FACE_CLEAR_FRAMES = 3
+
+#: Seconds of frames over which a hole's share of unknown reads is counted,
+#: and the shares between which an unknown hole is taken for a glint's
+#: (:meth:`VisionStream._glints_counted_empty`).
+GLINT_WINDOW_S = 10.0
+GLINT_MIN_SHARE = 0.5
+GLINT_MAX_SHARE = 0.9
 
 #: A peg read less surely than this (the pegs reader gives 0.3 to a peg seen
 #: only by a weak top colour, 0.2 to one seen only by its body) is doubtful.
@@ -513,7 +602,7 @@ DOUBTFUL_CONFIDENCE = 0.35
 DOUBT_GAP_S = 0.4
 
 
-def may_shade_dome(reading: FrameReading) -> bool:
+def may_shade_dome(reading: FrameReading, glints: frozenset[str] = frozenset()) -> bool:
     """Whether what covers the board could be a hand over the dome.
 
     The die's clocks pause under a hand (it may shade or hide the die). One
@@ -523,11 +612,14 @@ def may_shade_dome(reading: FrameReading) -> bool:
     holes around the dome on its way. In whole rendered game seed 7 such a
     lone glare-washed peg flagged most frames of three pops as "hand", so
     none of them had the hand-free frames a pop needs, and the referee lost
-    the turn order.
+    the turn order. Holes a glint keeps unknown (*glints*, see
+    :meth:`VisionStream._glints_counted_empty`) are no hand either.
     """
     if not reading.hand:
         return False
     unknown = [h.hole for h in reading.holes if h.state == "unknown"]
+    if unknown and all(hole in glints for hole in unknown):
+        return False
     return len(unknown) > 1 or ":finish:" in unknown[0] if unknown else True
 
 
