@@ -129,7 +129,7 @@ def _first_popped(state: State, held: Sequence[int | None]) -> Iterator[tuple[in
 
 
 def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence[str]]],
-                 board: Mapping[str, Sequence[str]], unseen_last: bool = True) -> bool:
+                 board: Mapping[str, Sequence[str]], unseen_last: bool = True, leftover: bool = True) -> bool:
     """Whether some way of playing the pops in *seen* from *state* passes
     through each board in *seen*, in order, and ends at *board*; with
     *unseen_last*, perhaps by one more move on a pop the camera never saw.
@@ -137,7 +137,8 @@ def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence
     *seen* is what the camera reported since *state*, in order: pops
     (``None``: seen, not read, any value) and the boards the game agreed
     with. Pops left over where a way reaches a board must fit it
-    (:func:`leftover_fits`). How many ways there are does not matter: this
+    (:func:`leftover_fits`); without *leftover*, those after the last board
+    must all have been lost (no pop waits for its move). How many ways there are does not matter: this
     is not a way to play, only whether the board has an innocent history at
     all, one the boards seen on the way do not rule out.
 
@@ -178,7 +179,8 @@ def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence
             return False
         frontier, segment = after, []
     target = _Target({c: Counter(p) for c, p in board.items()}, board, False, state.position())
-    return any(_reaches(start, tuple(segment), target, budget, unseen_last) for start in frontier)
+    return any(_reaches(start, tuple(segment), target, budget, unseen_last, leftover=leftover)
+               for start in frontier)
 
 
 def _through(state: State, held: tuple[int | None, ...], target: _Target, budget: list[int],
@@ -217,18 +219,18 @@ def _leftover_played(state: State, held: Sequence[int | None]) -> set[State]:
 
 
 def _reaches(state: State, held: tuple[int | None, ...], target: _Target, budget: list[int],
-             unseen_last: bool, moved: bool = False) -> bool:
+             unseen_last: bool, moved: bool = False, leftover: bool = True) -> bool:
     """Depth first for the last board of :func:`some_history`. The move on a
     pop nobody saw is tried only where no other move came since the board
     before: a peg moved on the pop seen and then one space more is a wrong
     count, not a 6 and an extra pop of 1 the camera missed."""
-    if _matches(state, target) and leftover_fits(state, held):
+    if _matches(state, target) and (leftover_fits(state, held) if leftover else _all_lost(state, held)):
         return True
     budget[0] -= 1
     if budget[0] <= 0:
         return False
     if state.phase is Phase.MOVE:
-        return any(_reaches(apply(state, move), held, target, budget, unseen_last, True)
+        return any(_reaches(apply(state, move), held, target, budget, unseen_last, True, leftover)
                    for move in legal_moves(state))
     if state.phase is not Phase.POP:
         return False
@@ -236,8 +238,18 @@ def _reaches(state: State, held: tuple[int | None, ...], target: _Target, budget
         return unseen_last and not moved and any(_matches(apply(popped, move), target)
                                                  for popped in (pop(state, v) for v in range(1, 7))
                                                  for move in legal_moves(popped))
-    return any(_reaches(after, held[1:], target, budget, unseen_last, moved)
+    return any(_reaches(after, held[1:], target, budget, unseen_last, moved, leftover)
                for _, after, _ in _first_popped(state, held))
+
+
+def _all_lost(state: State, held: Sequence[int | None]) -> bool:
+    """Whether every one of *held*, popped in turn from *state*, may have been
+    a number no peg could use (and no pop waits for its move)."""
+    if not held:
+        return state.phase is not Phase.MOVE
+    if state.phase is not Phase.POP:
+        return False
+    return any(not usable and _all_lost(after, held[1:]) for _, after, usable in _first_popped(state, held))
 
 
 def pegs_misread_home(state: State, held: Sequence[int | None],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from test_live_loop import ListSpeaker, board, events_after, kinds, said, started
 
 from companion.live.catch_up import MAX_POPS, only_way
-from companion.live.loop import Loop
+from companion.live.loop import SEVERAL_UNSEEN_S, UNSEEN_POP_S, Loop
 from companion.live.observations import (
     BoardStable,
     PopReadLate,
@@ -976,3 +976,64 @@ def test_a_peg_placed_when_back_in_step_stops_being_one_once_the_game_moves_it()
                                         blue=["track:12", "home", "home", "home"])))
     assert kinds(loop)[-1] == "illegal"
     assert not any("lost track" in text for text in said(speaker))
+
+
+def _red_again_after_two_lost_pops(t: float) -> Loop:
+    """Blue and Green (no peg out) must pop before Red; the camera sees no
+    pop at all (a die too small to see tumble); Red's peg is then seen
+    moved, at *t*."""
+    from test_live_loop import ListSpeaker
+
+    from companion.referee import Referee
+
+    colours = ("red", "blue", "green")
+    loop = Loop(Referee, ListSpeaker())
+    pegs = {"red": ["track:5"]}
+    loop.start([[c] for c in colours], None, "blue", pegs)
+    loop.handle(BoardStable(1.0, four(pegs, colours)))
+    loop.handle(BoardStable(1.5, four(pegs, colours)))  # the game agrees with the board
+    loop.handle(BoardStable(t, four({"red": ["track:9"]}, colours)))
+    return loop
+
+
+def test_a_move_after_two_lost_pops_nobody_saw_is_not_called_when_there_was_time_for_them() -> None:
+    # A fresh whole rendered game at 640x480: Blue's and Yellow's lost pops
+    # and Red's 4 were never seen, and "Not Red's turn" was called. Three
+    # pops take UNSEEN_POP_S each at the least.
+    loop = _red_again_after_two_lost_pops(1.5 + 3 * UNSEEN_POP_S + 0.5)
+    assert "illegal" not in kinds(loop)
+
+
+def test_a_move_two_players_early_with_no_time_for_their_pops_is_called_out_of_turn() -> None:
+    loop = _red_again_after_two_lost_pops(1.5 + 3 * UNSEEN_POP_S - 0.5)
+    assert "illegal" in kinds(loop)
+
+
+def _two_players_advanced_at(t: float) -> tuple[Loop, list[str]]:
+    """Red's turn: Red pops a 6 (out), a 3 (on to 4) and, after a Blue pop
+    the camera never saw (Blue 10 -> 12), a 1 (on to 5); the first board
+    read whole since shows both players' pegs advanced, at *t*."""
+    loop, speaker, _ = started()
+    pops = [PopSettled(8.0, 6), PopSettled(10.0, 3), PopSettled(14.0, 1)]
+    for obs in [*pops, BoardStable(t, board(red=["track:5", "home", "home", "home"],
+                                            blue=["track:12", "home", "home", "home"]))]:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_two_players_advanced_after_a_long_blind_stretch_with_a_pop_unseen_are_followed_not_called() -> None:
+    # No one move, right or wrong, advances two players' pegs (a bump only
+    # sends a peg Home): with a pop the camera never saw explaining the
+    # board, "put the pegs back" would undo the table's moves (a whole
+    # rendered game at 640x480 under a glint).
+    loop, lines = _two_players_advanced_at(7.0 + SEVERAL_UNSEEN_S + 1.0)
+    assert "illegal" not in kinds(loop)
+    assert lines[-1] == "I have lost track of the moves. I will go by the board from here."
+
+
+def test_two_players_advanced_soon_after_the_last_board_are_still_called() -> None:
+    # (So is a wrong count among them: within a long blind stretch, one
+    # that a pop nobody saw would explain is the price of the rule above.)
+    loop, lines = _two_players_advanced_at(7.0 + SEVERAL_UNSEEN_S - 1.0)
+    assert "illegal" in kinds(loop)
+    assert any(line.startswith("The board does not match one move") for line in lines)
