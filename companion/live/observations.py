@@ -25,10 +25,16 @@ class BoardStable:
 
 @dataclass(frozen=True)
 class PopSettled:
-    """The die was disturbed (popped) and has settled showing *value*."""
+    """The die was disturbed (popped) and has settled showing *value*.
+
+    *confidence* is the die reader's (the least of the frames that agreed on
+    the value): a pop read under 0.99 is the one a misread hides in
+    (``Loop._weak_read_misread``).
+    """
 
     t: float
     value: int
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,10 @@ def to_json(obs: Observation) -> dict[str, Any]:
     if isinstance(obs, BoardStable):
         return {"t": obs.t, "board": obs.pegs}
     if isinstance(obs, PopSettled):
-        return {"t": obs.t, "pop": obs.value}
+        line: dict[str, Any] = {"t": obs.t, "pop": obs.value}
+        if obs.confidence < 1.0:
+            line["confidence"] = obs.confidence
+        return line
     if isinstance(obs, PopReadLate):
         return {"t": obs.t, "pop-read": obs.value}
     if isinstance(obs, Spoken):
@@ -187,7 +196,11 @@ def from_json(obj: object) -> Observation:
         value = obj["pop"]
         if type(value) is not int or not 1 <= value <= 6:
             raise ObservationError(f"\"pop\" must be a whole number from 1 to 6, not {value!r}")
-        return PopSettled(t, value)
+        confidence = obj.get("confidence", 1.0)
+        if (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)
+                or not 0.0 <= confidence <= 1.0):
+            raise ObservationError(f"\"confidence\" must be a number from 0 to 1, not {confidence!r}")
+        return PopSettled(t, value, float(confidence))
     if "pop-read" in obj:
         value = obj["pop-read"]
         if type(value) is not int or not 1 <= value <= 6:

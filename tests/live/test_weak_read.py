@@ -1,0 +1,64 @@
+"""A pop read weakly that the move contradicts is taken for a misread, and asked.
+
+Fresh whole rendered games at 640x480: a small washed-out 3 read as 1 at
+0.95, and "That peg moved 3 spaces, but the pop was 1" said to a player who
+had done nothing wrong. Under ``WEAK_READ`` the pop is taken back and the
+move tells its value, asked back; a "no" with the number has it called.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_live_loop import board, kinds, said, started
+
+from companion.live.loop import WEAK_READ, Loop
+from companion.live.observations import (
+    BoardStable,
+    ObservationError,
+    PopSettled,
+    Spoken,
+    from_json,
+    to_json,
+)
+
+RED_OUT = board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+RED_ON_4 = board(red=["track:4", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+
+
+def _moved_3_on_a_1(confidence: float) -> tuple[Loop, list[str]]:
+    """Red's turn: a 6 brings a peg out; the extra pop is read 1 at
+    *confidence*, and the peg is seen moved 3."""
+    loop, speaker, _ = started()
+    for obs in [PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 1, confidence),
+                BoardStable(12.0, RED_ON_4)]:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_a_weakly_read_pop_the_move_contradicts_is_worked_out_from_the_move_and_asked() -> None:
+    loop, lines = _moved_3_on_a_1(WEAK_READ - 0.04)
+    assert "illegal" not in kinds(loop)
+    assert lines[-4:] == ["That move means Red popped a 3.", "Red moves 3 from Red's Start to space 4.",
+                          "Red, was your pop a 3?", "Blue's turn."]
+
+
+def test_a_no_with_the_number_has_the_miscount_called() -> None:
+    loop, _ = _moved_3_on_a_1(WEAK_READ - 0.04)
+    loop.handle(Spoken(13.0, "no", {}))
+    loop.handle(Spoken(14.0, "pop", {"value": 1}))
+    assert kinds(loop)[-1] == "illegal"
+
+
+def test_a_pop_read_surely_is_still_the_pop_and_the_miscount_called() -> None:
+    loop, lines = _moved_3_on_a_1(1.0)
+    assert kinds(loop)[-1] == "illegal"
+    assert lines[-1] == "That peg moved 3 spaces, but the pop was 1."
+
+
+def test_the_readers_confidence_goes_through_the_observation_file() -> None:
+    assert to_json(PopSettled(2.0, 4)) == {"t": 2.0, "pop": 4}
+    assert to_json(PopSettled(2.0, 4, 0.95)) == {"t": 2.0, "pop": 4, "confidence": 0.95}
+    assert from_json({"t": 2.0, "pop": 4, "confidence": 0.95}) == PopSettled(2.0, 4, 0.95)
+    assert from_json({"t": 2.0, "pop": 4}) == PopSettled(2.0, 4, 1.0)
+    with pytest.raises(ObservationError, match="confidence"):
+        from_json({"t": 2.0, "pop": 4, "confidence": 1.5})
