@@ -288,7 +288,7 @@ class NetAcceptance:
     #: reader gives it at least ``min_cnn_outerless`` at each quarter turn
     #: of the located window, in every tier: from the classifier's, and in
     #: the second reader's (its five nudged windows are averaged for a 1
-    #: only from that floor, not from ``min_cnn_located``). On development
+    #: only from that floor, when above ``min_cnn_located``). On development
     #: frames (sessions 14-16's sets, 780000-819299): 3 of the 13 wrong
     #: values on settled dice in view refused (and 2 of 44 on dice a hand
     #: hides) for 26 of 12,742 right reads; none added; held out unchanged.
@@ -357,8 +357,9 @@ def read_again(crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fra
     located = cnn.at_quarter_turns(region[1:-1, 1:-1])
     p = float(located[:, face.value].min())
     if p < accept.min_cnn:
-        floor = (accept.min_cnn_outerless if face.value in accept.outerless
-                 else accept.min_cnn_located)
+        floor = accept.min_cnn_located
+        if face.value in accept.outerless:
+            floor = max(floor, accept.min_cnn_outerless)
         if face.value in accept.centreless or p < floor:
             return None
         p = float(cnn.at_nudged_windows(region, located)[:, face.value].min())
