@@ -206,8 +206,10 @@ class VisionStream:
         # die
         self._rest: _Rest | None = None  # how the die lay at the last settle
         self._disturbed = False
-        #: The largest change of the dome between two frames since the last rest.
+        #: The largest change of the dome over ``TUMBLE_SPAN_S`` since the last
+        #: rest, and the frames of the last such span (time, thumbnail).
         self._tumble = 0.0
+        self._recent: deque[tuple[float, np.ndarray]] = deque()
         self._cocked_reported = False
         self._prev_signature: np.ndarray | None = None
         self._prev_homography: np.ndarray | None = None
@@ -422,6 +424,7 @@ class VisionStream:
             self._prev_homography = None
             self._prev_frame = None
             self._still = None
+            self._recent.clear()
             return
         homography = reading.pose.homography if reading.pose is not None else None
         same_view = self._prev_signature is not None and _same_pose(homography, self._prev_homography)
@@ -429,9 +432,10 @@ class VisionStream:
         # Thumbnails compare only under the same pose: a nudged camera is not a moving die.
         if same_view:
             assert self._prev_signature is not None
-            motion = signature_distance(sig, self._prev_signature)
-            moving = motion > self.motion_threshold
-            self._tumble = max(self._tumble, motion)
+            moving = signature_distance(sig, self._prev_signature) > self.motion_threshold
+        else:
+            self._recent.clear()
+        self._note_tumble(sig, t)
         previous = self._prev_frame
         self._prev_signature = sig
         self._prev_homography = homography
@@ -527,6 +531,18 @@ class VisionStream:
         self._tumble = 0.0
         self._cocked_reported = False
 
+    def _note_tumble(self, sig: np.ndarray, t: float) -> None:
+        """Keep the largest change of the dome over ``TUMBLE_SPAN_S`` since the
+        die last lay still: frames that far apart, whatever the camera's rate
+        (at 6 frames a second, consecutive ones; at 30, every fifth), so the
+        bar measured on 6 fps video holds for a webcam's 30."""
+        recent = self._recent
+        recent.append((t, sig))
+        while len(recent) > 1 and recent[1][0] <= t - TUMBLE_SPAN_S + 1e-9:
+            recent.popleft()
+        if len(recent) > 1:
+            self._tumble = max(self._tumble, signature_distance(sig, recent[0][1]))
+
     def _unread(self, still: _Still, t: float, events: list[VisionEvent]) -> None:
         """Close a still period in which no value could be read."""
         still.done = True
@@ -571,14 +587,17 @@ class VisionStream:
         return distance > self.moved_across_poses_threshold
 
 
-#: A pop reported unread needs a tumble: two frames of the dome at least this
-#: far apart since the die last lay still. With no value read, how the die
+#: A pop reported unread needs a tumble: two frames of the dome ``TUMBLE_SPAN_S``
+#: apart, at least this far apart, since the die last lay still. With no value read, how the die
 #: lies is all that tells a pop from a hand shading the dome on its way past
 #: (a fresh whole rendered game at 640x480: two such shadows, 0.11 and 0.23,
 #: reported as pops nobody made, and the turns went out of step). The real
 #: pops of 47 whole rendered games (9,179, at 640x480 and 1280x720) changed
 #: the dome by 0.36 at the least.
 UNREAD_MIN_TUMBLE = 0.3
+#: The span over which that change is measured: the frame interval of the
+#: 6 fps games it was measured on.
+TUMBLE_SPAN_S = 1 / 6
 
 #: Hand-free frames a still die must show before a settle on the face it
 #: already lay on counts as a pop: a hand reaching for the dome shades it

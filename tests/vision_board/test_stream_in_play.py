@@ -205,3 +205,28 @@ def test_a_shadow_across_an_unreadable_die_is_no_pop() -> None:
     assert _pops(script) == []
     tumbled = [(rest, 1.0), (with_die(board(), hidden, 2), 0.5), (with_die(board(), hidden, 3), 1.5)]
     assert _pops(tumbled) == [("PopUnread", None)]
+
+
+def test_a_tumble_is_measured_over_a_sixth_of_a_second_whatever_the_frame_rate() -> None:
+    """At a webcam's 30 frames a second a tumbling die changes the dome less
+    from one frame to the next than at the 6 of the games the tumble bar was
+    measured on: the change is taken over frames a sixth of a second apart."""
+    hidden = DieReading("hidden", None, 0.9)
+    rest = with_die(board(), hidden, 1)
+    landed = with_die(board(), hidden, 2)
+    assert rest.dome_signature is not None and landed.dome_signature is not None
+    a, b = rest.dome_signature, landed.dome_signature
+
+    def at(sig: np.ndarray) -> FrameReading:
+        return FrameReading(found=True, holes=rest.holes, pegs=rest.pegs, misplaced=rest.misplaced, hand=False,
+                            die=hidden, dome_signature=sig)
+
+    fps = 30.0
+    steps = 8  # the die rolls from one place to the other over 0.27 s
+    frames = [rest] * 30 + [at(a + (b - a) * k / steps) for k in range(1, steps + 1)] + [landed] * 60
+    stream, events = VisionStream(), []
+    for i, reading in enumerate(frames):
+        events += stream.push_reading(reading, i / fps)
+    step = float(np.mean(np.abs(b - a))) / steps
+    assert step < 0.3  # no two consecutive frames change the dome by the bar
+    assert [type(e).__name__ for e in events if isinstance(e, (PopSettled, PopUnread))] == ["PopUnread"]
