@@ -1287,8 +1287,9 @@ class Loop:
         640x480 with a glint over some holes: four players' moves first seen
         together after 24 s, Blue's pop never seen, called). A pop that waits
         for its move is searched from before it: it may be the one given to
-        the wrong player. A wrong count among such moves is still called when
-        no missed pop explains it."""
+        the wrong player. The price: a wrong count among such moves goes
+        uncalled whenever a missed pop could explain it (most can), which is
+        why the board must follow ``SEVERAL_UNSEEN_S`` with none."""
         state = self.referee.state
         if state is None or self.board_gap_s < SEVERAL_UNSEEN_S:
             return False
