@@ -44,6 +44,19 @@ def one_peg_moved(now: Sequence[str], before: Sequence[str]) -> bool:
     return sum(gone.values()) == 1 and sum(came.values()) == 1
 
 
+def advanced(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> list[str]:
+    """The colours with a peg out of Home where *expected* has none of theirs.
+
+    A bump only sends its victim Home, so one move, right or wrong, advances
+    one colour only.
+
+    >>> advanced({"red": ["track:5"], "blue": ["home"]}, {"red": ["track:2"], "blue": ["track:3"]})
+    ['red']
+    """
+    return [c for c, places in seen.items()
+            if any(p != "home" for p in Counter(places) - Counter(expected.get(c, ())))]
+
+
 def missing(seen: Mapping[str, Sequence[str]], expected: Mapping[str, Sequence[str]]) -> dict[str, int]:
     """How many pegs of each colour the camera does not see at all."""
     out: dict[str, int] = {}

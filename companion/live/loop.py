@@ -1293,10 +1293,8 @@ class Loop:
         state = self.referee.state
         if state is None or self.board_gap_s < SEVERAL_UNSEEN_S:
             return False
-        position = self.referee.position
-        advanced = [c for c, places in whole.items()
-                    if any(p != "home" for p in Counter(places) - Counter(position.get(c, ())))]
-        owners = {next((i for i, p in enumerate(self.players or []) if c in p), c) for c in advanced}
+        owners = {next((i for i, p in enumerate(self.players or []) if c in p), c)
+                  for c in boards.advanced(whole, self.referee.position)}
         if len(owners) < 2:
             return False
         seen: list[int | None] = [*([None] if self.unread is not None else []), *values_of(self.held_pops)]
