@@ -30,7 +30,7 @@ def from_vision(event: Any) -> Observation | None:
     if kind == "PositionStable":
         return BoardStable(t, {c: list(p) for c, p in event.pegs.items()})
     if kind == "PopSettled":
-        return PopSettled(t, int(event.value), float(event.confidence))
+        return PopSettled(t, int(event.value), float(event.confidence), float(event.blind_s))
     if kind == "PopUnread":
         return PopUnread(t)
     if kind == "PopReadLate":

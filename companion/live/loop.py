@@ -150,6 +150,10 @@ UNSEEN_POP_S = 2.0
 #: 10 s the truth benchmark missed a quarter more wrong counts (264 -> 336 of
 #: seeds 0-199 at a tenth unread), at 20 s 264 -> 269.
 SEVERAL_UNSEEN_S = 20.0
+#: A pop read after the die went this long without a value read had room for
+#: another pop before it that nobody saw (two pops' worth, ``UNSEEN_POP_S``
+#: each: the one missed and this one's own tumble): ``Loop._pop_lost_unseen_before``.
+BLIND_BEFORE_S = 2 * UNSEEN_POP_S
 
 
 def values_of(pops: list[PopSettled | PopUnread]) -> list[int | None]:
@@ -1125,7 +1129,9 @@ class Loop:
         * a history from before a guess about an unread pop explains the
           board (:meth:`_doubt_explains`: a pop given to the wrong player);
         * the board is the next player's move after a lost pop, with neither
-          pop seen, or after more lost pops (:meth:`_pops_unseen`);
+          pop seen, or after more lost pops (:meth:`_pops_unseen`), or the
+          pop being moved came after the die went unseen long enough for a
+          lost pop before it (:meth:`_pop_lost_unseen_before`);
         * several ways of playing the pops held reach the board and leave
           different games (:meth:`_ways_reach`: a seeded game's Blue, out on a
           6 and two unread pops, "a peg out of Home goes onto Blue's Start");
@@ -1143,6 +1149,7 @@ class Loop:
             or self._adopted_gone(whole)
             or self._doubt_explains(whole)
             or self._pops_unseen(whole)
+            or self._pop_lost_unseen_before(whole)
             or self._ways_reach(whole)
             or self._read_pop_unused(whole)
         )
@@ -1212,6 +1219,24 @@ class Loop:
                 return True
             frontier = [after for after in after_lost if str(after.player) != str(state.player)]
         return False
+
+    def _pop_lost_unseen_before(self, whole: boards.Board) -> bool:
+        """The pop being moved was read after the die had gone
+        ``BLIND_BEFORE_S`` or more without a value read (a hand over the dome,
+        glare), and *whole* is what the table would show had a pop nobody saw
+        come before it and been lost: the read pop then belongs to the next
+        player. (A fresh whole rendered game at 640x480: the die unseen for
+        7 s, Green's lost pop inside it, Red's 4 read and given to Green, and
+        Red's move called "not Red's turn".) The price: a wrong count on such
+        a pop goes uncalled when a lost pop before it would explain it."""
+        fed, state = self.pop_fed, self.referee.state
+        if (fed is None or state is None or state.phase is not Phase.MOVE or self.unread is not None
+                or self.caught_up is not None):
+            return False
+        pop, before = fed
+        if pop.blind_s < BLIND_BEFORE_S or state.pop != pop.value:
+            return False
+        return some_history(before, [None, pop.value, *values_of(self.held_pops)], whole, unseen_last=False)
 
     def _doubt_explains(self, whole: boards.Board) -> bool:
         """Some history from before a guess the loop made explains *whole*

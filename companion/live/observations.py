@@ -29,12 +29,16 @@ class PopSettled:
 
     *confidence* is the die reader's (the least of the frames that agreed on
     the value): a pop read under 0.99 is the one a misread hides in
-    (``Loop._weak_read_misread``).
+    (``Loop._weak_read_misread``). *blind_s* is the longest the die went
+    without a value read, between the pop before and this one's settle: where
+    it is long, another pop may have come and gone unseen
+    (``Loop._pop_lost_unseen_before``).
     """
 
     t: float
     value: int
     confidence: float = 1.0
+    blind_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,8 @@ def to_json(obs: Observation) -> dict[str, Any]:
         line: dict[str, Any] = {"t": obs.t, "pop": obs.value}
         if obs.confidence < 1.0:
             line["confidence"] = obs.confidence
+        if obs.blind_s > 0.0:
+            line["blind_s"] = obs.blind_s
         return line
     if isinstance(obs, PopReadLate):
         return {"t": obs.t, "pop-read": obs.value}
@@ -200,7 +206,10 @@ def from_json(obj: object) -> Observation:
         if (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)
                 or not 0.0 <= confidence <= 1.0):
             raise ObservationError(f"\"confidence\" must be a number from 0 to 1, not {confidence!r}")
-        return PopSettled(t, value, float(confidence))
+        blind = obj.get("blind_s", 0.0)
+        if not isinstance(blind, (int, float)) or isinstance(blind, bool) or not 0.0 <= blind < float("inf"):
+            raise ObservationError(f"\"blind_s\" must be a number of seconds, 0 or more, not {blind!r}")
+        return PopSettled(t, value, float(confidence), float(blind))
     if "pop-read" in obj:
         value = obj["pop-read"]
         if type(value) is not int or not 1 <= value <= 6:

@@ -83,6 +83,10 @@ class PopSettled:
     t: float
     value: int
     confidence: float
+    #: The longest the die went without a value read, between the pop before
+    #: this one and this one's settle (its own tumble counted): where that is
+    #: long, a pop may have come and gone unseen in it.
+    blind_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,10 @@ class VisionStream:
         #: rest, and the frames of the last such span (time, thumbnail).
         self._tumble = 0.0
         self._tumble_now = 0.0  # this frame's part of it
+        #: When the die was last read on a value, and the longest stretch
+        #: without one since the last pop reported (``PopSettled.blind_s``).
+        self._read_at = 0.0
+        self._blind_s = 0.0
         #: The dome's change from the frame before, over the last
         #: ``NOISE_FRAMES`` frames under one pose with the one before: the
         #: camera's noise is in it (:meth:`_motion_bar`).
@@ -444,6 +452,7 @@ class VisionStream:
             self._recent.clear()
         tumble_before = self._tumble
         self._note_tumble(sig, t)
+        self._note_read(die, t)
         previous = self._prev_frame
         self._prev_signature = sig
         self._prev_homography = homography
@@ -527,10 +536,10 @@ class VisionStream:
             # The stream opened on a moving die: a pop if it tumbled (a noisy
             # camera's first frames, before its noise is known, are no pop).
             if self._disturbed and self._tumble >= UNREAD_MIN_TUMBLE:
-                events.append(PopSettled(t, value, confidence))
+                events.append(self._pop_settled(t, value, confidence))
                 self._late_open = False
         elif self._disturbed and self._moved(rest, value, still.homography):
-            events.append(PopSettled(t, value, confidence))
+            events.append(self._pop_settled(t, value, confidence))
             self._late_open = False
         elif self._late_open and self._rest.value is None:
             # The die of the pop reported unread, lying as it did, read now.
@@ -585,11 +594,22 @@ class VisionStream:
         if verdict is None or not self._moved(still.mean(), verdict[0], still.homography):
             return
         value, confidence = verdict
-        events.append(PopSettled(t, value, confidence))
+        events.append(self._pop_settled(t, value, confidence))
         self._late_open = False
         self._rest = _Rest(still.mean(), value, still.homography)
         self._tumble = self._tumble_now  # this frame's change begins the next disturbance
         self._cocked_reported = False
+
+    def _note_read(self, die: DieReading, t: float) -> None:
+        """Keep when the die was last read on a value, and the longest stretch
+        without one since the last pop reported."""
+        if die.state == "settled" and die.value is not None:
+            self._blind_s = max(self._blind_s, t - self._read_at)
+            self._read_at = t
+
+    def _pop_settled(self, t: float, value: int, confidence: float) -> PopSettled:
+        blind, self._blind_s = max(self._blind_s, t - self._read_at), 0.0
+        return PopSettled(t, value, confidence, round(blind, 3))
 
     def _note_tumble(self, sig: np.ndarray, t: float) -> None:
         """Keep the largest change of the dome over ``TUMBLE_SPAN_S`` since the
@@ -610,6 +630,8 @@ class VisionStream:
         if (self._disturbed and self._tumble >= UNREAD_MIN_TUMBLE
                 and (self._rest is None or self._moved(rest, None, still.homography))):
             events.append(PopUnread(t))
+            # A pop seen, if not read: a stretch without a read starts again from it.
+            self._read_at, self._blind_s = t, 0.0
             still.unread = True
             self._late_open = True
         # The unread rest is the new reference (value unknown): the next pop

@@ -303,3 +303,24 @@ def test_a_noisy_camera_does_not_keep_a_still_die_moving() -> None:
     assert min(changes) > stream.motion_threshold  # every frame, still or not, above the fixed bar
     assert [(type(e).__name__, getattr(e, "value", None)) for e in events
             if isinstance(e, (PopSettled, PopUnread))] == [("PopSettled", 5)]
+
+
+def test_a_pop_says_how_long_the_die_went_without_a_value_read_before_it() -> None:
+    """``blind_s``: the longest stretch without a value read since the pop
+    before (its own tumble counted). Long, another pop may have come and
+    gone unseen in it (the loop's ``_pop_lost_unseen_before``)."""
+    hidden, five, two = DieReading("hidden", None, 0.9), DieReading("settled", 5, 0.99), DieReading("settled", 2, 0.99)
+    script = [
+        (with_die(board(), two, 1), 1.0),
+        (with_die(board(), hidden, 2), 1 / FPS), (with_die(board(), hidden, 3), 1 / FPS),
+        (with_die(board(), five, 4), 1.5),  # popped, read at once
+        (with_die(board(), hidden, 5), 1 / FPS),
+        *[(with_die(board(**{f"track_{k}": "unknown", f"track_{k + 1}": "unknown"}), hidden, 6), 1 / FPS)
+          for _ in range(12) for k in (3, 12, 21)],  # popped, and a hand moving over the board for 6 s
+        (with_die(board(), two, 7), 1.5),
+    ]
+    events = _feed(VisionStream(), script)
+    assert not any(isinstance(e, PopUnread) for e in events)
+    pops = [e for e in events if isinstance(e, PopSettled)]
+    assert [p.value for p in pops] == [5, 2]
+    assert pops[0].blind_s < 1.0 and pops[1].blind_s > 6.0
