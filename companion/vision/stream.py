@@ -444,8 +444,9 @@ class VisionStream:
         moving = False
         # Thumbnails compare only under the same pose: a nudged camera is not a moving die.
         if same_view:
-            assert self._prev_signature is not None
-            change = signature_distance(sig, self._prev_signature)
+            reference = self._span_reference(t)
+            assert reference is not None
+            change = signature_distance(sig, reference)
             self._changes.append(change)
             moving = change > self._motion_bar()
         else:
@@ -611,6 +612,23 @@ class VisionStream:
         blind, self._blind_s = max(self._blind_s, t - self._read_at), 0.0
         return PopSettled(t, value, confidence, round(blind, 3))
 
+    def _span_reference(self, t: float) -> np.ndarray | None:
+        """The thumbnail motion is judged against: the latest frame at least
+        ``TUMBLE_SPAN_S`` before *t* (within ``SPAN_SLACK_S``), under the same
+        pose. At the 6 fps the bars were measured on that is the frame
+        before; at a webcam's 30, the fifth before, so a die rolling slowly
+        across several frames still moves by the bar (consecutive frames of
+        such a roll can each stay under it)."""
+        limit = t - TUMBLE_SPAN_S + SPAN_SLACK_S
+        reference = None
+        for when, sig in self._recent:
+            if when > limit:
+                break
+            reference = sig
+        if reference is None and self._recent:
+            reference = self._recent[0][1]
+        return reference
+
     def _note_tumble(self, sig: np.ndarray, t: float) -> None:
         """Keep the largest change of the dome over ``TUMBLE_SPAN_S`` since the
         die last lay still: frames that far apart, whatever the camera's rate
@@ -679,8 +697,11 @@ class VisionStream:
 #: the dome by 0.36 at the least.
 UNREAD_MIN_TUMBLE = 0.3
 #: The span over which that change is measured: the frame interval of the
-#: 6 fps games it was measured on.
+#: 6 fps games it was measured on. Motion is judged over it too
+#: (:meth:`VisionStream._span_reference`), give or take ``SPAN_SLACK_S`` (frame
+#: times are rounded to the millisecond in kept readings, and jitter live).
 TUMBLE_SPAN_S = 1 / 6
+SPAN_SLACK_S = TUMBLE_SPAN_S / 10
 
 #: How many of the dome's frame-to-frame changes the camera's noise is taken
 #: from, how many it needs, which percentile of them it is, and how far above

@@ -324,3 +324,29 @@ def test_a_pop_says_how_long_the_die_went_without_a_value_read_before_it() -> No
     pops = [e for e in events if isinstance(e, PopSettled)]
     assert [p.value for p in pops] == [5, 2]
     assert pops[0].blind_s < 1.0 and pops[1].blind_s > 6.0
+
+
+def test_a_slow_roll_at_thirty_frames_a_second_is_motion() -> None:
+    """A die read 2, popped, rolling to a 5 over 0.4 s at a webcam's 30
+    frames a second: no two consecutive frames change the dome by the
+    motion bar, frames a sixth of a second apart do (the bar was measured
+    at 6 fps). Judged frame to frame the die never moved and the pop was lost."""
+    two, five, hidden = DieReading("settled", 2, 0.99), DieReading("settled", 5, 0.99), DieReading("hidden", None, 0.9)
+    rest, landed = with_die(board(), two, 1), with_die(board(), five, 2)
+    assert rest.dome_signature is not None and landed.dome_signature is not None
+    a, b = rest.dome_signature, landed.dome_signature
+
+    def at(sig: np.ndarray, die: DieReading) -> FrameReading:
+        return FrameReading(found=True, holes=rest.holes, pegs=rest.pegs, misplaced=rest.misplaced, hand=False,
+                            die=die, dome_signature=sig)
+
+    fps, steps = 30.0, 12
+    frames = ([rest] * 30 + [at(a + (b - a) * k / steps, hidden) for k in range(1, steps + 1)]
+              + [at(b, five)] * 60)
+    step = float(np.mean(np.abs(b - a))) / steps
+    assert step < VisionStream().motion_threshold < 5 * step
+    stream, events = VisionStream(), []
+    for i, reading in enumerate(frames):
+        events += stream.push_reading(reading, i / fps)
+    assert [(type(e).__name__, getattr(e, "value", None)) for e in events
+            if isinstance(e, (PopSettled, PopUnread))] == [("PopSettled", 5)]
