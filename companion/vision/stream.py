@@ -214,6 +214,10 @@ class VisionStream:
         #: rest, and the frames of the last such span (time, thumbnail).
         self._tumble = 0.0
         self._tumble_now = 0.0  # this frame's part of it
+        #: The frames of about the last ``TUMBLE_SPAN_S`` under one pose, as
+        #: (time, die, thumbnail, hand): a still period starts at the first of
+        #: them in which the die lay as it does now (:meth:`_lying_as_now`).
+        self._span_frames: deque[tuple[float, DieReading, np.ndarray, bool]] = deque()
         #: When the die was last read on a value, and the longest stretch
         #: without one since the last pop reported (``PopSettled.blind_s``).
         self._read_at = 0.0
@@ -459,6 +463,12 @@ class VisionStream:
         self._prev_homography = homography
         hand = may_shade_dome(reading, self._glints)
         self._prev_frame = (t, die, sig, hand)
+        frames = self._span_frames
+        if not same_view:
+            frames.clear()
+        frames.append((t, die, sig, hand))
+        while len(frames) > 1 and frames[1][0] <= t - TUMBLE_SPAN_S + SPAN_SLACK_S:
+            frames.popleft()
         if moving:
             # A change in the dome with the die still read flat on the value
             # it rested on (a hand or a shadow passing while a peg is moved
@@ -478,13 +488,17 @@ class VisionStream:
         if self._still is None or not same_view:
             # A new still period; a pose change starts one too (its thumbnails
             # are not comparable with those before it). After motion, the
-            # frame before this one already showed the die lying as it lies
-            # now (they differ by less than the motion threshold), so the
-            # period starts there: a frame sooner, at no risk.
+            # frames since the one motion is judged against already showed
+            # the die lying as it lies now (they differ from this one by less
+            # than the motion bar), so the period starts at the first of them:
+            # at 6 fps the frame before, at 30 up to five frames sooner (the
+            # sixth of a second it took to tell the die lies still).
             self._still = _Still(t, homography)
-            if same_view and previous is not None:
-                self._still = _Still(previous[0], homography)
-                self._still.add(previous[1], previous[2], previous[0], previous[3])
+            lying = self._lying_as_now(sig, t) if same_view and previous is not None else []
+            if lying:
+                self._still = _Still(lying[0][0], homography)
+                for when, earlier, earlier_sig, earlier_hand in lying:
+                    self._still.add(earlier, earlier_sig, when, earlier_hand)
         still = self._still
         still.add(die, sig, t, hand)
         if still.done:
@@ -611,6 +625,23 @@ class VisionStream:
     def _pop_settled(self, t: float, value: int, confidence: float) -> PopSettled:
         blind, self._blind_s = max(self._blind_s, t - self._read_at), 0.0
         return PopSettled(t, value, confidence, round(blind, 3))
+
+    def _lying_as_now(self, sig: np.ndarray, t: float) -> list[tuple[float, DieReading, np.ndarray, bool]]:
+        """The frames before this one, back to the one motion is judged
+        against (:meth:`_span_reference`), in which the die lay as it does
+        now (within the motion bar of *sig*, each and every one since),
+        oldest first."""
+        limit = t - TUMBLE_SPAN_S + SPAN_SLACK_S
+        start = max((when for when, _, _, _ in self._span_frames if when <= limit), default=None)
+        bar = self._motion_bar()
+        lying: list[tuple[float, DieReading, np.ndarray, bool]] = []
+        for frame in reversed(self._span_frames):
+            if frame[0] >= t:
+                continue  # this frame itself
+            if (start is not None and frame[0] < start) or signature_distance(sig, frame[2]) > bar:
+                break
+            lying.append(frame)
+        return lying[::-1]
 
     def _span_reference(self, t: float) -> np.ndarray | None:
         """The thumbnail motion is judged against: the latest frame at least
