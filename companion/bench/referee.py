@@ -102,7 +102,7 @@ def _truth_game(
     from companion.live.answering import AnsweringTable, feed_answering
     from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.loop import Loop
-    from companion.live.run import feed_observations
+    from companion.live.run import feed_observations, with_ticks
     from companion.live.scripted import MESSY_KINDS, scripted_game
     from companion.referee import Referee
 
@@ -111,13 +111,15 @@ def _truth_game(
     loop = Loop(Referee, SilentSpeaker())
     loop.start(game.players)
     started = time.process_time()
+    # The loop's clock ticks between observations, as it does live.
     if answers:
-        feed_answering(loop, game.observations, AnsweringTable(game.unread_truth))
+        feed_answering(loop, with_ticks(game.observations), AnsweringTable(game.unread_truth))
     else:
         feed_observations(loop, game.observations)
     spent = time.process_time() - started
     verdict = judge_loop(loop, game.truth, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at,
-                         illegal_until=game.illegal_until)
+                         illegal_until=game.illegal_until, illegal_stood=game.illegal_stood,
+                         hold_s=loop.settings.call_hold_s)
     return verdict, game, spent, len(game.observations)
 
 
@@ -155,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         from companion.bench.referee_video import run_video
 
         return run_video(args)
-    right = right_unread = false_illegal = missed = shown_illegal = worked_out = passed = 0
+    right = right_unread = false_illegal = missed = shown_illegal = worked_out = passed = put_right = 0
     delays: list[float] = []
     spent = 0.0
     observations = 0
@@ -170,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
         right_unread += verdict.right_but_unread
         false_illegal += verdict.false_illegal
         missed += verdict.missed_illegal
+        put_right += verdict.illegal_put_right_first
         shown_illegal += len(game.illegal_at)
         delays.extend(verdict.delays)
         spent += secs
@@ -192,6 +195,11 @@ def run(args: argparse.Namespace) -> int:
           f"{right_unread}/{games} = {100.0 * right_unread / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed} of {shown_illegal} shown")
+    if put_right:
+        from companion.live.loop import CALL_HOLD_S
+
+        print(f"  ({put_right} of them were put right by the player before they had stood {CALL_HOLD_S:g} s, "
+              "the wait before a call: not called, by design)")
     if args.unread:
         print(
             f"pops seen but not read ({messes.get('unread-pop', 0)}): {worked_out} taken from the move after them, "

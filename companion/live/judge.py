@@ -37,6 +37,10 @@ class Verdict:
     unread_passed: int = 0
     #: Illegal boards shown in the game (each must be announced once).
     illegal_shown: int = 0
+    #: Illegal boards not called that the players put right before they had
+    #: stood the loop's hold (``LoopSettings.call_hold_s``): not called by
+    #: design, so not counted in ``missed_illegal``.
+    illegal_put_right_first: int = 0
     #: Every event right but the values of pops no peg used and the camera
     #: could not read (passed with ``skip``): see :func:`same_but_unread`.
     right_but_unread: bool = False
@@ -54,12 +58,16 @@ def judge(
     illegal_window_s: float = 2.0,
     worked_out: Sequence[int] = (),
     illegal_until: Sequence[float] = (),
+    illegal_stood: Sequence[float] = (),
+    hold_s: float = 0.0,
 ) -> Verdict:
     """Compare *emitted* ``(t, event)`` pairs with the *truth* events.
 
     An illegal board shown at ``illegal_at[k]`` must be called within
     *illegal_window_s*, or until ``illegal_until[k]`` when that is later (a
-    wrong count that stands while the referee asks the player's pop).
+    wrong count that stands while the referee asks the player's pop). One
+    not called that stood less than *hold_s* (``illegal_stood[k]``, when
+    known) was put right before a call was due: counted apart, not missed.
 
     *worked_out* holds the indices (in *emitted*) of pops the loop could not
     read and took from the move after them or from the players' word: their
@@ -84,6 +92,9 @@ def judge(
             false_illegal += 1
         else:
             unmatched.remove(match)
+    stood = dict(zip(illegal_at, illegal_stood, strict=False))
+    put_right_first = [ti for ti in unmatched if stood.get(ti, float("inf")) < hold_s]
+    unmatched = [ti for ti in unmatched if ti not in put_right_first]
     delays = _delays(truth, emitted, pop_at, move_at, set(worked_out))
     calls_right = false_illegal == 0 and not unmatched
     return Verdict(
@@ -96,6 +107,7 @@ def judge(
         first_difference=difference,
         pops_worked_out=len(worked_out),
         illegal_shown=len(illegal_at),
+        illegal_put_right_first=len(put_right_first),
     )
 
 
@@ -163,6 +175,8 @@ def judge_loop(
     pop_at: Sequence[float] = (),
     move_at: Sequence[float] = (),
     illegal_until: Sequence[float] = (),
+    illegal_stood: Sequence[float] = (),
+    hold_s: float = 0.0,
 ) -> Verdict:
     """:func:`judge` on what a loop announced, with its worked-out and passed pops counted."""
     verdict = judge(
@@ -173,6 +187,8 @@ def judge_loop(
         move_at=move_at,
         worked_out=loop.worked_out,
         illegal_until=illegal_until,
+        illegal_stood=illegal_stood,
+        hold_s=hold_s,
     )
     return replace(verdict, unread_passed=loop.unread_passed)
 

@@ -96,6 +96,12 @@ MISSED_PIPS = 6
 #: read over another hole, does) is judged only after ``TRANSIT_HOLD_S``.
 TRANSIT_HOLD_S = 3.0
 TRANSIT_PIPS = 12
+#: Any other board where only the mover's pegs stand wrong is judged after
+#: this long: a peg carried in a hand the reader does not see is read seated
+#: on its way for about a second (fresh whole rendered games at 640x480 and
+#: 1280x720: "That peg moved 8 spaces, but the pop was 4" five times in one
+#: game while the peg was in the air). A wrong count is called this much later.
+CALL_HOLD_S = 1.5
 #: The same while the mover's pop is unread: more than a 6 counted one too far.
 UNREAD_TRANSIT_PIPS = 7
 #: A catch-up's board, or a turn passed because no peg moved after an unread
@@ -182,6 +188,9 @@ class LoopSettings:
     #: Put a pop worked out from the move to the player ("Blue, was your pop
     #: a 4?"): only worth asking where someone can answer (a listener).
     ask_back: bool = True
+    #: A board where only the mover's pegs stand wrong is judged once it has
+    #: stood this long (``CALL_HOLD_S``; judged on the loop's ticks).
+    call_hold_s: float = CALL_HOLD_S
 
 
 @dataclass
@@ -497,7 +506,9 @@ class Loop:
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
         #: A board that shows the mover's peg far from any count, and since
         #: when: judged only if it stays (see :meth:`_in_transit`).
-        self.transit: tuple[boards.Board, float] | None = None
+        self.transit: tuple[boards.Board, float, float] | None = None
+        #: Since when the last board seen has been seen (unchanged).
+        self.board_since = 0.0
         #: Pegs the loop placed where a board showed them when it got back in
         #: step (``_follow``), not where a move it saw took them.
         self.adopted: set[tuple[str, str]] = set()
@@ -705,6 +716,8 @@ class Loop:
         if self.board_stale and self.last_board is not None and boards.same(seen, self.last_board, seen):
             return
         self.board_stale = False
+        if self.last_board is None or not boards.same(seen, self.last_board, seen):
+            self.board_since = obs.t
         self.last_board = seen
         if self.transit is not None and not boards.same(seen, self.transit[0], seen):
             self.transit = None  # the peg in transit has come down elsewhere
@@ -933,14 +946,21 @@ class Loop:
             # the board, never calling every later move wrong.
             self._lose_track(self.illegal_board, whole)
             return
-        if self.illegal_board is None and self._in_transit(whole, expected):
-            # The mover's peg is seen where no pop would take it: most likely
-            # still in the hand, over another hole (seen in a whole rendered
-            # game: Blue's peg carried from its Start read in Blue's Finish for
-            # a second, and the loop lost track). Judged only if it stays so.
+        hold = self._transit_hold(whole, expected) if self.illegal_board is None else 0.0
+        if hold:
+            # The mover's peg is seen where the pop would not take it: it may
+            # still be in the hand, over another hole (seen in whole rendered
+            # games: Blue's peg carried from its Start read in Blue's Finish
+            # for a second, and the loop lost track; fresh games read a
+            # carried peg seated short of its place or past it, and called
+            # it). Judged only if it stays so.
             if self.transit is None or not boards.same(whole, self.transit[0], colours):
-                self.transit = (whole, self.t)
-            if self.t - self.transit[1] < TRANSIT_HOLD_S - 1e-9:
+                # Held from when the board was first seen: one judged again
+                # after the players said a number has stood long enough.
+                seen_since = self.board_since if self.last_board is not None and boards.same(
+                    whole, boards.complete(self.last_board, expected), colours) else self.t
+                self.transit = (whole, min(seen_since, self.t), hold)
+            if self.t - self.transit[1] < self.transit[2] - 1e-9:
                 return
         self.transit = None
         if self._too_unsure_to_call(whole):
@@ -964,12 +984,27 @@ class Loop:
             return
         self._feed({"board": whole}, origin="camera")
 
+    def _transit_hold(self, whole: boards.Board, expected: boards.Board) -> float:
+        """How long *whole* must stay before it is judged, when it differs
+        from the game only in the player to move's pegs, with no pop seen
+        since the one being moved: ``TRANSIT_HOLD_S`` when by more than two
+        pops' worth of pips (``TRANSIT_PIPS``: no miscount puts a peg there,
+        a hand carrying it over the board does), ``CALL_HOLD_S`` when by
+        less (a wrong count, or a peg in the hand read seated on its way);
+        0 for any other board."""
+        if self._in_transit(whole, expected):
+            return TRANSIT_HOLD_S
+        mover = self.referee.player
+        if (self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None
+                or not boards.same_but(whole, expected, mover) or boards.same(whole, expected, [mover])):
+            return 0.0
+        return self.settings.call_hold_s
+
     def _in_transit(self, whole: boards.Board, expected: boards.Board) -> bool:
         """Whether *whole* differs from the game only in the player to move's
         pegs, and by more than two pops' worth of pips (``TRANSIT_PIPS``), with
-        no pop seen since the one being moved: no miscount puts a peg there (a
-        wrong count, a 6 moved as 7, is called at once), a hand carrying it
-        over the board does."""
+        no pop seen since the one being moved: no miscount puts a peg there,
+        a hand carrying it over the board does."""
         mover = self.referee.player
         limit = TRANSIT_PIPS
         if (self.unread is not None and self.referee.phase == "pop" and not self.held_pops
@@ -2482,7 +2517,7 @@ class Loop:
     def _timers(self) -> None:
         t = self.t
         tm = self.timers
-        if self.transit is not None and t - self.transit[1] >= TRANSIT_HOLD_S - 1e-9:
+        if self.transit is not None and t - self.transit[1] >= self.transit[2] - 1e-9:
             if self.stage == "game":
                 self._evaluate(self.transit[0])  # it stayed: judged now (called, unless explained)
             self.transit = None

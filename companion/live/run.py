@@ -8,7 +8,7 @@ or the loop is told to stop.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,15 +45,31 @@ def _emit(loop: Loop, seen: int, on_event: EventSink | None) -> int:
 
 
 def feed_observations(
-    loop: Loop, observations: Iterable[Observation], on_event: EventSink | None = None
+    loop: Loop, observations: Iterable[Observation], on_event: EventSink | None = None, tick_s: float = 0.5
 ) -> None:
-    """Hand every observation to the loop in order."""
+    """Hand every observation to the loop in order, with a :class:`Tick` every
+    *tick_s* of their time between them (:func:`with_ticks`), as live."""
     seen = len(loop.events)
-    for obs in observations:
+    for obs in with_ticks(observations, tick_s):
         loop.handle(obs)
         seen = _emit(loop, seen, on_event)
         if loop.stage == "over":
             break
+
+
+def with_ticks(observations: Iterable[Observation], tick_s: float = 0.5) -> Iterator[Observation]:
+    """*observations* with a :class:`Tick` every *tick_s* of their time woven in
+    between them, as the live loop gets one from :func:`feed_frames`: its
+    timers (reminders, a board held a moment before it is judged) then fire
+    on time, not at the next observation."""
+    last: float | None = None
+    for obs in observations:
+        if last is None:
+            last = obs.t
+        while obs.t - last > tick_s + 1e-9:
+            last += tick_s
+            yield Tick(last)
+        yield obs
 
 
 def feed_frames(

@@ -59,6 +59,9 @@ class ScriptedGame:
     #: Until when each illegal board stands (the call may come until then;
     #: at least 2 s after it is shown).
     illegal_until: list[float] = field(default_factory=list)
+    #: How long each illegal board stood before the next board was seen (a
+    #: player who noticed at once put it right within a second).
+    illegal_stood: list[float] = field(default_factory=list)
     #: Each pop seen but not read: when, whose, and its true value (what a
     #: player asked "say the number you popped" would answer).
     unread_truth: list[tuple[float, str, int]] = field(default_factory=list)
@@ -232,4 +235,7 @@ def scripted_game(
         before = board
     obs.sort(key=lambda o: o.t)
     game.messy = count
+    boards_at = [o.t for o in obs if isinstance(o, BoardStable)]
+    game.illegal_stood = [min((b for b in boards_at if b > shown + 1e-9), default=float("inf")) - shown
+                          for shown in game.illegal_at]
     return game

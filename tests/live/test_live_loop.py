@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.live.loop import Loop
+from companion.live.loop import Loop, LoopSettings
 from companion.live.observations import (
     BoardStable,
     CameraBack,
@@ -54,10 +54,17 @@ def board(red: list[str] | None = None, blue: list[str] | None = None) -> dict[s
     return {"red": red if red is not None else HOME4, "blue": blue if blue is not None else HOME4}
 
 
-def started() -> tuple[Loop, ListSpeaker, ListRecorder]:
+#: Loop settings for tests about *what* is called: a wrong board is judged
+#: the moment it is seen. The live loop holds such a board ``CALL_HOLD_S``
+#: first (a peg carried in a hand reads seated for a second), judged on its
+#: ticks; that hold has its own tests (test_call_hold.py).
+AT_ONCE = LoopSettings(call_hold_s=0.0)
+
+
+def started(settings: LoopSettings = AT_ONCE) -> tuple[Loop, ListSpeaker, ListRecorder]:
     """A red/blue game where Blue goes first and has a peg on space 10."""
     speaker, recorder = ListSpeaker(), ListRecorder()
-    loop = Loop(Referee, speaker, recorder)
+    loop = Loop(Referee, speaker, recorder, settings)
     loop.start([["red"], ["blue"]])
     for obs in [
         BoardStable(1.0, board()),

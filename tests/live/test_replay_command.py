@@ -32,7 +32,9 @@ def events_of(text: str) -> list[dict]:
 
 
 def test_replay_prints_the_truth_event_for_event(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    game = scripted_game(11, ["red", "blue", "green"], messy=0.3)
+    # Each wrong count stands 4 s (one put right within a second is not
+    # called: the loop waits CALL_HOLD_S first; see test_call_hold.py).
+    game = scripted_game(11, ["red", "blue", "green"], messy=0.3, miscount_stands_s=4.0)
     assert game.illegal_at, "the seed should put in at least one illegal move"
     path = write_game(tmp_path / "g.jsonl", game)
     assert main(["replay", str(path), "--players", "red,blue,green"]) == 0

@@ -9,6 +9,7 @@ no value explains it.
 from __future__ import annotations
 
 from test_live_loop import (
+    AT_ONCE,
     HOME4,
     ListRecorder,
     ListSpeaker,
@@ -350,7 +351,7 @@ def _caught_up_blue_3() -> tuple[Loop, ListSpeaker, int]:
     """Blue's pop unread, Red's 5 seen, then one board with both moves:
     the catch-up takes Blue's pop for a 3 (10 -> 13) and it is Blue's turn."""
     speaker, recorder = ListSpeaker(), ListRecorder()
-    loop = Loop(Referee, speaker, recorder)
+    loop = Loop(Referee, speaker, recorder, AT_ONCE)
     h3 = ["home"] * 3
     pegs = {"red": ["track:3", *h3], "blue": ["track:10", *h3]}
     loop.start([["red"], ["blue"]], {}, "blue", pegs)
@@ -710,7 +711,7 @@ def test_with_the_die_unreadable_a_number_said_keeps_the_referee_strict() -> Non
     # number. A number said is the pop, so a wrong count on it is called,
     # where a pop worked out from the move could not be.
     speaker = ListSpeaker()
-    loop = Loop(Referee, speaker)
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
     pegs = {"red": ["track:5", *HOME4[:3]], "blue": ["track:12", *HOME4[:3]]}
     loop.start([["red"], ["blue"]], None, "red", pegs)
     loop.handle(BoardStable(1.0, pegs))

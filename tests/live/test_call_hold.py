@@ -1,0 +1,93 @@
+"""A board where only the mover's pegs stand wrong is called once it has stood a moment.
+
+Fresh whole rendered games at 640x480 and 1280x720: a peg carried in a hand
+the reader did not see was read seated on its way ("That peg moved 8 spaces,
+but the pop was 4", five times in one game, with the peg in the air). Such a
+board is judged once it has stood ``CALL_HOLD_S`` (re-judged on the loop's
+ticks): a wrong count left standing is called then, and one the player puts
+right sooner, or a peg that comes down where the pop takes it, is not.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_live_loop import board, kinds, said, started
+
+from companion.cli import main
+from companion.live.judge import event_key
+from companion.live.loop import CALL_HOLD_S, LoopSettings
+from companion.live.observations import BoardStable, PopSettled, Tick, to_json
+from companion.live.scripted import scripted_game
+
+BLUE = ["track:10", "home", "home", "home"]
+OUT = board(red=["track:1", "home", "home", "home"], blue=BLUE)
+TWO_ON = board(red=["track:3", "home", "home", "home"], blue=BLUE)
+THREE_ON = board(red=["track:4", "home", "home", "home"], blue=BLUE)
+
+HELD = LoopSettings()  # the live loop's own settings
+
+
+def _red_on_1_popped_2() -> tuple:
+    """Red brings a peg out on a 6 and pops 2 (held: the live loop's settings)."""
+    loop, speaker, _ = started(HELD)
+    for obs in [PopSettled(8.0, 6), BoardStable(9.0, OUT), PopSettled(10.0, 2)]:
+        loop.handle(obs)
+    return loop, speaker
+
+
+def test_a_wrong_count_left_standing_is_called_once_it_has_stood() -> None:
+    loop, speaker = _red_on_1_popped_2()
+    loop.handle(BoardStable(12.0, THREE_ON))  # moved 3 on a 2
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(12.0 + CALL_HOLD_S / 2))
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(12.0 + CALL_HOLD_S))
+    assert kinds(loop)[-1] == "illegal"
+    assert said(speaker)[-1] == "That peg moved 3 spaces, but the pop was 2."
+
+
+def test_a_peg_read_on_its_way_then_seated_where_the_pop_takes_it_is_no_call() -> None:
+    loop, _ = _red_on_1_popped_2()
+    loop.handle(BoardStable(12.0, THREE_ON))  # in the hand, read seated a hole on
+    loop.handle(Tick(12.5))
+    loop.handle(BoardStable(13.0, TWO_ON))  # down where the 2 takes it
+    loop.handle(Tick(13.0 + CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    assert kinds(loop)[-2:] == ["move", "turn"]
+
+
+def test_a_wrong_count_put_right_before_it_has_stood_is_not_called() -> None:
+    loop, _ = _red_on_1_popped_2()
+    loop.handle(BoardStable(12.0, THREE_ON))
+    loop.handle(BoardStable(12.5, OUT))  # the player saw it and put it back
+    loop.handle(Tick(12.0 + 2 * CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    assert loop.referee.phase == "move" and loop.referee.pending_pop == 2
+
+
+def test_a_wrong_count_with_the_next_pop_already_seen_is_called_at_once() -> None:
+    # Play has gone on: the board is no longer a move in the hand.
+    loop, _ = _red_on_1_popped_2()
+    loop.handle(PopSettled(11.5, 4))
+    loop.handle(BoardStable(12.0, THREE_ON))
+    assert kinds(loop)[-1] == "illegal"
+
+
+def test_the_truth_games_wrong_counts_put_right_within_a_second_are_not_called(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The scripted games' players put a wrong count right within a second.
+    game = scripted_game(11, ["red", "blue", "green"], messy=0.3)
+    assert game.illegal_at and max(game.illegal_stood) < CALL_HOLD_S
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(to_json(obs)) + "\n" for obs in game.observations))
+    assert main(["replay", str(path), "--players", "red,blue,green"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    calls = [e for e in out if e["event"] == "illegal"]
+    # Only a wrong count seen together with other changes (a blind stretch:
+    # several moves at once) is judged at once.
+    assert len(calls) < len(game.illegal_at)
+    assert all(e["reason"] == "board-mismatch" for e in calls)
+    assert [event_key(e) for e in out if e["event"] != "illegal"] == [event_key(e) for e in game.truth]
