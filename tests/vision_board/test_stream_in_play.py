@@ -239,44 +239,35 @@ def _settle_with_hands(die: DieReading, lie: int, clear: int, hands: int) -> lis
     return [(free, clear / FPS), (covered, hands / FPS)]
 
 
-def test_a_settle_cut_short_by_the_next_pop_is_still_a_pop() -> None:
-    """After a pop the camera could not read, a die read 5 for over a second
-    with two hand-free frames, then popped again: both pops are reported (a
-    fresh whole rendered game at 640x480 lost the first, and every turn
-    after it was one out)."""
+def _popped_twice(rest: DieReading, clear: int) -> list[tuple[FrameReading, float]]:
+    """A die lying on *rest*, popped, read 5 for over a second with *clear*
+    hand-free frames among six under a hand, then popped again onto a 5."""
     hidden, five = DieReading("hidden", None, 0.9), DieReading("settled", 5, 0.99)
-    script = [
-        (with_die(board(), hidden, 1), 1.5),  # an unreadable rest (an unread pop's die)
+    return [
+        (with_die(board(), rest, 1), 1.5),
         (with_die(board(), hidden, 2), 1 / FPS), (with_die(board(), hidden, 3), 1 / FPS),  # tumbling
-        *_settle_with_hands(five, 4, clear=2, hands=6),
+        *_settle_with_hands(five, 4, clear=clear, hands=6),
         (with_die(board(), hidden, 5), 1 / FPS), (with_die(board(), hidden, 6), 1 / FPS),  # the next pop
         (with_die(board(), five, 7), 1.5),
     ]
-    assert _pops(script) == [("PopSettled", 5), ("PopSettled", 5)]
+
+
+def test_a_settle_cut_short_by_the_next_pop_is_still_a_pop() -> None:
+    """After a pop the camera could not read (an unreadable rest), a die read
+    5 for over a second with two hand-free frames, then popped again: both
+    pops are reported (a fresh whole rendered game at 640x480 lost the first,
+    and every turn after it was one out)."""
+    assert _pops(_popped_twice(DieReading("hidden", None, 0.9), clear=2)) == [("PopSettled", 5), ("PopSettled", 5)]
 
 
 def test_a_settle_cut_short_on_the_face_the_die_lay_on_needs_its_three_hand_free_frames() -> None:
     """The same with the rest before read 5: a hand reaching for the dome
     shades it and the die still reads 5; without a third hand-free frame that
     is no pop of its own (it was reported as one in a whole rendered game,
-    putting the turns one out), whether a pop follows or not."""
-    hidden, five = DieReading("hidden", None, 0.9), DieReading("settled", 5, 0.99)
-    script = [
-        (with_die(board(), five, 1), 1.5),
-        (with_die(board(), hidden, 2), 1 / FPS), (with_die(board(), hidden, 3), 1 / FPS),
-        *_settle_with_hands(five, 4, clear=2, hands=6),
-        (with_die(board(), hidden, 5), 1 / FPS), (with_die(board(), hidden, 6), 1 / FPS),
-        (with_die(board(), five, 7), 1.5),
-    ]
-    assert _pops(script) == [("PopSettled", 5)]
-    too_few = [
-        (with_die(board(), hidden, 1), 1.5),
-        (with_die(board(), hidden, 2), 1 / FPS), (with_die(board(), hidden, 3), 1 / FPS),
-        *_settle_with_hands(five, 4, clear=1, hands=6),  # one hand-free frame: not enough to say how it lies
-        (with_die(board(), hidden, 5), 1 / FPS), (with_die(board(), hidden, 6), 1 / FPS),
-        (with_die(board(), five, 7), 1.5),
-    ]
-    assert _pops(too_few) == [("PopSettled", 5)]
+    putting the turns one out), whether a pop follows or not. With one
+    hand-free frame, how the die lies cannot be told either."""
+    assert _pops(_popped_twice(DieReading("settled", 5, 0.99), clear=2)) == [("PopSettled", 5)]
+    assert _pops(_popped_twice(DieReading("hidden", None, 0.9), clear=1)) == [("PopSettled", 5)]
 
 
 def test_a_noisy_camera_does_not_keep_a_still_die_moving() -> None:
