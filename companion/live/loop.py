@@ -96,11 +96,12 @@ MISSED_PIPS = 6
 #: read over another hole, does) is judged only after ``TRANSIT_HOLD_S``.
 TRANSIT_HOLD_S = 3.0
 TRANSIT_PIPS = 12
-#: Any other board where only the mover's pegs stand wrong is judged after
-#: this long: a peg carried in a hand the reader does not see is read seated
-#: on its way for about a second (fresh whole rendered games at 640x480 and
-#: 1280x720: "That peg moved 8 spaces, but the pop was 4" five times in one
-#: game while the peg was in the air). A wrong count is called this much later.
+#: Any other board no move explains is judged once it has stood this long,
+#: unless play has gone on (a pop since): a peg carried in a hand the reader
+#: does not see is read seated on its way for about a second (fresh whole
+#: rendered games at 640x480 and 1280x720: "That peg moved 8 spaces, but the
+#: pop was 4" five times in one game while the peg was in the air), and a peg
+#: misread for a moment is no move. A wrong count is called this much later.
 CALL_HOLD_S = 1.5
 #: The same while the mover's pop is unread: more than a 6 counted one too far.
 UNREAD_TRANSIT_PIPS = 7
@@ -188,8 +189,8 @@ class LoopSettings:
     #: Put a pop worked out from the move to the player ("Blue, was your pop
     #: a 4?"): only worth asking where someone can answer (a listener).
     ask_back: bool = True
-    #: A board where only the mover's pegs stand wrong is judged once it has
-    #: stood this long (``CALL_HOLD_S``; judged on the loop's ticks).
+    #: A board no move explains is judged once it has stood this long
+    #: (``CALL_HOLD_S``; judged on the loop's ticks).
     call_hold_s: float = CALL_HOLD_S
 
 
@@ -985,18 +986,16 @@ class Loop:
         self._feed({"board": whole}, origin="camera")
 
     def _transit_hold(self, whole: boards.Board, expected: boards.Board) -> float:
-        """How long *whole* must stay before it is judged, when it differs
-        from the game only in the player to move's pegs, with no pop seen
-        since the one being moved: ``TRANSIT_HOLD_S`` when by more than two
-        pops' worth of pips (``TRANSIT_PIPS``: no miscount puts a peg there,
-        a hand carrying it over the board does), ``CALL_HOLD_S`` when by
-        less (a wrong count, or a peg in the hand read seated on its way);
-        0 for any other board."""
+        """How long *whole*, a board no move explains, must stay before it is
+        judged: ``TRANSIT_HOLD_S`` when it differs from the game only in the
+        player to move's pegs, by more than two pops' worth of pips
+        (``TRANSIT_PIPS``: no miscount puts a peg there, a hand carrying it
+        over the board does); otherwise ``LoopSettings.call_hold_s`` (a wrong
+        count, a peg in the hand read seated on its way, a peg misread for a
+        moment); 0 once play has gone on (a pop held since, or unread)."""
         if self._in_transit(whole, expected):
             return TRANSIT_HOLD_S
-        mover = self.referee.player
-        if (self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None
-                or not boards.same_but(whole, expected, mover) or boards.same(whole, expected, [mover])):
+        if self.held_pops or self.unread is not None or boards.same(whole, expected, list(expected)):
             return 0.0
         return self.settings.call_hold_s
 

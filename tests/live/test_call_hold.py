@@ -1,4 +1,4 @@
-"""A board where only the mover's pegs stand wrong is called once it has stood a moment.
+"""A board no move explains is called once it has stood a moment.
 
 Fresh whole rendered games at 640x480 and 1280x720: a peg carried in a hand
 the reader did not see was read seated on its way ("That peg moved 8 spaces,
@@ -91,3 +91,18 @@ def test_the_truth_games_wrong_counts_put_right_within_a_second_are_not_called(
     assert len(calls) < len(game.illegal_at)
     assert all(e["reason"] == "board-mismatch" for e in calls)
     assert [event_key(e) for e in out if e["event"] != "illegal"] == [event_key(e) for e in game.truth]
+
+
+def test_another_colours_peg_misread_for_a_second_is_no_call() -> None:
+    """A blue Home peg read on Blue's Start for a second while it is Red's
+    move (a held-out fresh game at 640x480 called it "Blue needs a 6")."""
+    loop, _ = _red_on_1_popped_2()
+    phantom = board(red=["track:1", "home", "home", "home"], blue=["track:10", "track:8", "home", "home"])
+    loop.handle(BoardStable(11.0, phantom))
+    loop.handle(Tick(11.5))
+    loop.handle(BoardStable(12.0, OUT))
+    loop.handle(Tick(12.0 + CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    loop.handle(BoardStable(13.0, phantom))
+    loop.handle(Tick(13.0 + CALL_HOLD_S))
+    assert kinds(loop)[-1] == "illegal"  # left standing, it is called

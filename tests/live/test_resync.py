@@ -10,7 +10,7 @@ because the table played on.
 
 from __future__ import annotations
 
-from test_live_loop import ListSpeaker, board, events_after, kinds, said, started
+from test_live_loop import AT_ONCE, ListSpeaker, board, events_after, kinds, said, started
 
 from companion.live.catch_up import MAX_POPS, only_way
 from companion.live.loop import SEVERAL_UNSEEN_S, UNSEEN_POP_S, Loop
@@ -595,7 +595,7 @@ def test_an_unread_pop_that_may_have_been_a_lost_six_waits_for_the_next_move() -
     from companion.referee import Referee
 
     speaker = ListSpeaker()
-    loop = Loop(Referee, speaker)
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
     pegs = {"red": ["track:20", "finish:3", "finish:4"], "blue": ["track:4", "finish:2", "finish:3", "finish:4"]}
     loop.start([["red"], ["blue"]], None, "blue", pegs)
     start = {"red": ["home", "track:20", "finish:3", "finish:4"], "blue": pegs["blue"]}
@@ -626,7 +626,7 @@ def test_pops_held_after_a_move_tell_whether_the_unread_pop_was_a_lost_six() -> 
     from companion.referee import Referee
 
     speaker = ListSpeaker()
-    loop = Loop(Referee, speaker)
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
     pegs = {"red": ["track:26", "finish:2", "finish:3", "finish:4"],
             "blue": ["finish:2", "finish:4"],
             "yellow": ["track:4", "finish:2", "finish:3", "finish:4"]}
@@ -667,7 +667,7 @@ def test_a_guess_about_an_unread_pop_that_a_later_board_contradicts_is_not_calle
     from companion.referee import Referee
 
     colours = ("red", "blue", "yellow", "green")
-    loop = Loop(Referee, ListSpeaker())
+    loop = Loop(Referee, ListSpeaker(), settings=AT_ONCE)
     pegs = {"red": ["finish:4"], "blue": ["finish:4"], "green": ["finish:3", "track:15"]}
     loop.start([[c] for c in colours], None, "green", pegs)
     loop.handle(BoardStable(1.0, four(pegs, colours)))
@@ -691,14 +691,14 @@ def test_the_next_players_move_with_no_pop_seen_after_a_pop_that_could_be_lost_i
     from companion.referee import Referee
 
     colours = ("red", "blue", "green")
-    loop = Loop(Referee, ListSpeaker())
+    loop = Loop(Referee, ListSpeaker(), settings=AT_ONCE)
     pegs = {"red": ["track:5"], "blue": ["track:12"]}
     loop.start([[c] for c in colours], None, "green", pegs)
     loop.handle(BoardStable(1.0, four(pegs, colours)))
     loop.handle(BoardStable(9.0, four({**pegs, "red": ["track:8"]}, colours)))
     assert "illegal" not in kinds(loop)
     # With Green able to use every number (a peg out), Red's move is out of turn.
-    loop = Loop(Referee, ListSpeaker())
+    loop = Loop(Referee, ListSpeaker(), settings=AT_ONCE)
     pegs = {"red": ["track:5"], "blue": ["track:12"], "green": ["track:25"]}
     loop.start([[c] for c in colours], None, "green", pegs)
     loop.handle(BoardStable(1.0, four(pegs, colours)))
@@ -715,7 +715,7 @@ def test_an_unread_pop_no_peg_used_is_not_given_a_made_up_value_in_a_catch_up() 
     from companion.referee import Referee
 
     speaker = ListSpeaker()
-    loop = Loop(Referee, speaker)
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
     pegs = {"red": ["track:26", "finish:2", "finish:3", "finish:4"], "blue": ["finish:1", "finish:4"]}
     loop.start([["red"], ["blue"]], None, "red", pegs)
     start = {"red": pegs["red"], "blue": ["home", "home", "finish:1", "finish:4"]}
@@ -987,7 +987,7 @@ def _red_again_after_two_lost_pops(t: float) -> Loop:
     from companion.referee import Referee
 
     colours = ("red", "blue", "green")
-    loop = Loop(Referee, ListSpeaker())
+    loop = Loop(Referee, ListSpeaker(), settings=AT_ONCE)
     pegs = {"red": ["track:5"]}
     loop.start([[c] for c in colours], None, "blue", pegs)
     loop.handle(BoardStable(1.0, four(pegs, colours)))
