@@ -217,7 +217,7 @@ class VisionStream:
         #: The frames of about the last ``TUMBLE_SPAN_S`` under one pose, as
         #: (time, die, thumbnail, hand): a still period starts at the first of
         #: them in which the die lay as it does now (:meth:`_lying_as_now`).
-        self._span_frames: deque[tuple[float, DieReading, np.ndarray, bool]] = deque()
+        self._span_frames: deque[_Frame] = deque()
         #: When the die was last read on a value, and the longest stretch
         #: without one since the last pop reported (``PopSettled.blind_s``).
         self._read_at = 0.0
@@ -230,7 +230,7 @@ class VisionStream:
         self._cocked_reported = False
         self._prev_signature: np.ndarray | None = None
         self._prev_homography: np.ndarray | None = None
-        self._prev_frame: tuple[float, DieReading, np.ndarray, bool] | None = None
+        self._prev_frame: _Frame | None = None
         self._still: _Still | None = None
         #: The last pop was reported unread and its die has not been read since.
         self._late_open = False
@@ -450,7 +450,7 @@ class VisionStream:
         if same_view:
             reference = self._span_reference(t)
             assert reference is not None
-            change = signature_distance(sig, reference)
+            change = signature_distance(sig, reference[2])
             self._changes.append(change)
             moving = change > self._motion_bar()
         else:
@@ -626,38 +626,36 @@ class VisionStream:
         blind, self._blind_s = max(self._blind_s, t - self._read_at), 0.0
         return PopSettled(t, value, confidence, round(blind, 3))
 
-    def _lying_as_now(self, sig: np.ndarray, t: float) -> list[tuple[float, DieReading, np.ndarray, bool]]:
+    def _lying_as_now(self, sig: np.ndarray, t: float) -> list[_Frame]:
         """The frames before this one, back to the one motion is judged
         against (:meth:`_span_reference`), in which the die lay as it does
         now (within the motion bar of *sig*, each and every one since),
         oldest first."""
-        limit = t - TUMBLE_SPAN_S + SPAN_SLACK_S
-        start = max((when for when, _, _, _ in self._span_frames if when <= limit), default=None)
+        reference = self._span_reference(t)
         bar = self._motion_bar()
-        lying: list[tuple[float, DieReading, np.ndarray, bool]] = []
+        lying: list[_Frame] = []
         for frame in reversed(self._span_frames):
             if frame[0] >= t:
                 continue  # this frame itself
-            if (start is not None and frame[0] < start) or signature_distance(sig, frame[2]) > bar:
+            if (reference is not None and frame[0] < reference[0]) or signature_distance(sig, frame[2]) > bar:
                 break
             lying.append(frame)
         return lying[::-1]
 
-    def _span_reference(self, t: float) -> np.ndarray | None:
-        """The thumbnail motion is judged against: the latest frame at least
-        ``TUMBLE_SPAN_S`` before *t* (within ``SPAN_SLACK_S``), under the same
-        pose. At the 6 fps the bars were measured on that is the frame
-        before; at a webcam's 30, the fifth before, so a die rolling slowly
-        across several frames still moves by the bar (consecutive frames of
-        such a roll can each stay under it)."""
+    def _span_reference(self, t: float) -> _Frame | None:
+        """The frame motion is judged against: the latest before *t* at least
+        ``TUMBLE_SPAN_S`` before it (within ``SPAN_SLACK_S``), under the same
+        pose, or the earliest kept. At the 6 fps the bars were measured on
+        that is the frame before; at a webcam's 30, the fifth before, so a
+        die rolling slowly across several frames still moves by the bar
+        (consecutive frames of such a roll can each stay under it)."""
         limit = t - TUMBLE_SPAN_S + SPAN_SLACK_S
-        reference = None
-        for when, sig in self._recent:
-            if when > limit:
+        earlier = [frame for frame in self._span_frames if frame[0] < t]
+        reference = earlier[0] if earlier else None
+        for frame in earlier:
+            if frame[0] > limit:
                 break
-            reference = sig
-        if reference is None and self._recent:
-            reference = self._recent[0][1]
+            reference = frame
         return reference
 
     def _note_tumble(self, sig: np.ndarray, t: float) -> None:
@@ -847,6 +845,10 @@ def _same_pose(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     if a is None or b is None:
         return a is None and b is None
     return a is b or np.array_equal(a, b)
+
+
+#: A frame as the die's clocks keep it: (time, die reading, dome thumbnail, hand over the dome).
+_Frame = tuple[float, DieReading, np.ndarray, bool]
 
 
 @dataclass
