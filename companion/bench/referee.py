@@ -196,9 +196,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed} of {shown_illegal} shown")
     if put_right:
-        from companion.live.loop import CALL_HOLD_S
+        from companion.live.loop import LoopSettings
 
-        print(f"  ({put_right} of them were put right by the player before they had stood {CALL_HOLD_S:g} s, "
+        print(f"  ({put_right} of them were put right by the player before they had stood "
+              f"{LoopSettings().call_hold_s:g} s, "
               "the wait before a call: not called, by design)")
     if args.unread:
         print(

@@ -505,8 +505,8 @@ class Loop:
         #: before it (not called a second time).
         self._called_before: boards.Board | None = None
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
-        #: A board that shows the mover's peg far from any count, and since
-        #: when: judged only if it stays (see :meth:`_in_transit`).
+        #: A board no move explains, since when, and how long it must stand
+        #: before it is judged (see :meth:`_transit_hold`).
         self.transit: tuple[boards.Board, float, float] | None = None
         #: Since when the last board seen has been seen (unchanged).
         self.board_since = 0.0
@@ -949,12 +949,13 @@ class Loop:
             return
         hold = self._transit_hold(whole, expected) if self.illegal_board is None else 0.0
         if hold:
-            # The mover's peg is seen where the pop would not take it: it may
-            # still be in the hand, over another hole (seen in whole rendered
-            # games: Blue's peg carried from its Start read in Blue's Finish
-            # for a second, and the loop lost track; fresh games read a
-            # carried peg seated short of its place or past it, and called
-            # it). Judged only if it stays so.
+            # No move explains the board, and play has not gone on: a peg
+            # may still be in the hand, over another hole, or misread for a
+            # moment (whole rendered games: Blue's peg carried from its Start
+            # read in Blue's Finish for a second, and the loop lost track;
+            # fresh games read a carried peg seated short of its place or
+            # past it, and a Home peg on its Start, and called them). Judged
+            # only if it stays so (:meth:`_transit_hold`).
             if self.transit is None or not boards.same(whole, self.transit[0], colours):
                 # Held from when the board was first seen: one judged again
                 # after the players said a number has stood long enough.

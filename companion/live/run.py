@@ -44,8 +44,12 @@ def _emit(loop: Loop, seen: int, on_event: EventSink | None) -> int:
     return len(loop.events)
 
 
+#: Seconds of session time between the loop's ticks (its timers fire on them).
+TICK_S = 0.5
+
+
 def feed_observations(
-    loop: Loop, observations: Iterable[Observation], on_event: EventSink | None = None, tick_s: float = 0.5
+    loop: Loop, observations: Iterable[Observation], on_event: EventSink | None = None, tick_s: float = TICK_S
 ) -> None:
     """Hand every observation to the loop in order, with a :class:`Tick` every
     *tick_s* of their time between them (:func:`with_ticks`), as live."""
@@ -57,7 +61,7 @@ def feed_observations(
             break
 
 
-def with_ticks(observations: Iterable[Observation], tick_s: float = 0.5) -> Iterator[Observation]:
+def with_ticks(observations: Iterable[Observation], tick_s: float = TICK_S) -> Iterator[Observation]:
     """*observations* with a :class:`Tick` every *tick_s* of their time woven in
     between them, as the live loop gets one from :func:`feed_frames`: its
     timers (reminders, a board held a moment before it is judged) then fire
@@ -80,7 +84,7 @@ def feed_frames(
     commands: Callable[[float], list[Spoken]] | None = None,
     on_event: EventSink | None = None,
     stop: Callable[[], bool] | None = None,
-    tick_s: float = 0.5,
+    tick_s: float = TICK_S,
 ) -> RunStats:
     """Push frames through the vision *stream* and its events into the loop.
 
