@@ -90,6 +90,11 @@ class HoleEvidence:
     #: disc, and of the board around the hole (the rim ring), white = 1.
     top_value: np.ndarray
     rim_value: np.ndarray
+    #: (60,) and (60, 4): the saturation of the board around the hole (the rim
+    #: ring's median colour) and its cosine with each peg colour: where the
+    #: print around a hole is a peg colour (:func:`print_colours`).
+    rim_saturation: np.ndarray
+    rim_cosine: np.ndarray
 
 
 def _colour_match(pixels: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -111,7 +116,8 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     # A recess smeared by motion blur or defocus is greyer and lighter, but
     # still grey (a peg's body is never this unsaturated), and still darker
     # than the board around the hole.
-    rim_value = np.median((samples["rim"] / wb).max(axis=-1), axis=1)
+    rim = samples["rim"] / wb
+    rim_value = np.median(rim.max(axis=-1), axis=1)
     surround = rim_value[:, None]
     grey = base_sat < BLURRED_RECESS_SATURATION
     recess |= grey & (value < BLURRED_RECESS_VALUE)
@@ -127,8 +133,9 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     # the outer ring reaches the rim and the print around an empty hole.
     _, bsat, bcos = _colour_match(base[:, :BASE_INNER_PIXELS], protos)
     top_value = np.median((samples["top"] / wb).max(axis=-1), axis=1)
+    _, rim_sat, rim_cos = _colour_match(rim, protos)
     return HoleEvidence(recess.mean(axis=1), recess, top, sat, cos, body_sat, body_cos, bsat,
-                        bcos, top_value, rim_value)
+                        bcos, top_value, rim_value, rim_sat, rim_cos)
 
 
 def _weak_peg(ev: HoleEvidence, i: int, model: ColourModel) -> int | None:
@@ -406,6 +413,7 @@ def classify(
     """
     n = len(ev.recess_share)
     printed = hole_owner if hole_print is None else hole_print
+    print_seen = print_colours(ev, printed)
     reason = ["?"] * n
     best = np.argmax(ev.top_cosine, axis=1)
     best_cos = ev.top_cosine[np.arange(n), best]
@@ -445,12 +453,21 @@ def classify(
         # foot). On a Home or Finish of that colour the print around the hole
         # shows the colour too, and the agreement means little (on development
         # frames this override was wrong 27 times out of 27 there): there only
-        # a brightly lit cap over the foot counts.
+        # a brightly lit cap over the foot counts. The same on a track printed
+        # in that colour (the print seen around the hole), where a peg's own
+        # plastic, deeply coloured at body height and in its foot, also counts
+        # (dev frames at 640x480, seeds 5000-6199: wrong holes 253 -> 226,
+        # unknown 1,887 -> 1,740, mostly phantoms on a navy or red track).
+        # The print seen is used here only: around a peg, the rim ring shows
+        # the peg's own body in a tilted view, and a real peg taken for one on
+        # its print lost to a Home phantom in the four-per-colour prior.
         own_foot = (agree[i] and (share < 0.5 or (share < FOOT_MAX_SHARE
                                                    and ev.base_saturation[i] >= FOOT_BASE_SATURATION))
                     and (covered is None or not covered.any())
-                    and (printed[i] != colour
-                         or ev.top_value[i] >= FOOT_CAP_BRIGHTER * ev.rim_value[i]))
+                    and (print_seen[i] != colour
+                         or ev.top_value[i] >= FOOT_CAP_BRIGHTER * ev.rim_value[i]
+                         or (hole_owner[i] is None and ev.body_saturation[i] >= FOOT_SOLID_BODY
+                             and ev.base_saturation[i] >= FOOT_SOLID_BASE)))
         lit = (_lit_peg(ev, int(i), model)
                if share < LIT_MAX_RECESS_SHARE and (covered is None or not covered.any()) else None)
         recess = share >= model.recess_share and not own_foot and lit is None
@@ -507,6 +524,36 @@ def classify(
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
                   for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
     return states, conf
+
+
+def print_colours(ev: HoleEvidence, hole_print: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """The colour of the print around each hole: the layout's (*hole_print*),
+    and on any other hole, a peg colour the board around it plainly shows.
+
+    Boards are printed differently: a track band may be navy or red, and a
+    Start space may be ringed in its colour. An empty hole on such print
+    shows the colour at its top point and around its foot, as an empty Home
+    hole does on its Home's print; whole rendered game seed 157 (a navy
+    track) read a phantom blue peg on Blue's Start on a fifth of its frames,
+    and dev frames at 640x480 (seeds 5000-6199) 217 phantoms on such print.
+    """
+    rows = np.arange(len(ev.rim_saturation))
+    best = np.argmax(ev.rim_cosine, axis=1)
+    shows = (ev.rim_saturation >= PRINT_SATURATION) & (ev.rim_cosine[rows, best] >= PRINT_COSINE)
+    return tuple(p if p is not None else (COLORS[int(b)] if s else None)
+                 for p, b, s in zip(hole_print, best, shows, strict=True))
+
+
+#: The board around a hole shows a peg colour when its median colour is at
+#: least this saturated and this close to the colour's direction.
+PRINT_SATURATION = 0.12
+PRINT_COSINE = 0.9
+
+#: On the track, a peg over its colour's print still counts its shaded foot
+#: as its own when its body and inner base are this saturated with the colour
+#: (a peg's plastic fills its hole; a phantom's top on the print shows a paler body).
+FOOT_SOLID_BODY = 0.9
+FOOT_SOLID_BASE = 0.9
 
 
 #: Unknown holes the four-per-colour prior may settle; more are a hand.

@@ -26,6 +26,7 @@ def _empty_board() -> dict[str, np.ndarray]:
         "body_saturation": np.zeros(N), "body_cosine": np.zeros((N, 4)),
         "base_saturation": np.zeros(N), "base_cosine": np.zeros((N, 4)),
         "top_value": np.full(N, 0.6), "rim_value": np.full(N, 0.6),
+        "rim_saturation": np.zeros(N), "rim_cosine": np.zeros((N, 4)),
     }
 
 
@@ -349,3 +350,52 @@ def test_a_phantom_on_a_finish_lines_entry_band_goes_before_a_real_home_peg() ->
     assert read["track:28"] != "red"
     assert HOLE_PRINT[HOLE_NAMES.index("track:28")] == "red"
     assert HOLE_PRINT[HOLE_NAMES.index("track:27")] is None
+
+
+def _on_coloured_track(ev: dict[str, np.ndarray], hole: str, colour: str) -> None:
+    """The board around *hole* is printed in *colour* (a navy or red track band)."""
+    i, k = HOLE_NAMES.index(hole), COLORS.index(colour)
+    ev["rim_saturation"][i] = 0.35
+    ev["rim_cosine"][i] = 0.2
+    ev["rim_cosine"][i, k] = 0.99
+
+
+def test_an_empty_track_hole_on_a_track_printed_in_a_peg_colour_is_not_a_peg() -> None:
+    # Whole rendered game seed 157 (a navy track): the empty Start of Blue
+    # showed blue at its top, body and foot, with a third of its recess seen,
+    # and was read as a blue peg on a fifth of the frames. The cap is no
+    # brighter than the print and the body is the print's paler blue.
+    ev = _empty_board()
+    _show_peg(ev, "track:8", "blue", recess_share=0.35)
+    i = HOLE_NAMES.index("track:8")
+    ev["top_value"][i], ev["rim_value"][i] = 0.3, 0.5
+    ev["body_saturation"][i] = 0.6
+    _on_coloured_track(ev, "track:8", "blue")
+    assert _read(ev)["track:8"] == "empty"
+    # The same hole on a plain track is a peg whose shaded foot looks like recess.
+    ev["rim_saturation"][i] = 0.0
+    assert _read(ev)["track:8"] == "blue"
+
+
+def test_a_real_peg_on_a_track_printed_in_its_colour_keeps_its_shaded_foot() -> None:
+    # Its own plastic fills the hole: body and inner base deeply blue.
+    ev = _empty_board()
+    _show_peg(ev, "track:12", "blue", recess_share=0.3)
+    i = HOLE_NAMES.index("track:12")
+    ev["body_saturation"][i], ev["base_saturation"][i] = 1.1, 1.0
+    _on_coloured_track(ev, "track:12", "blue")
+    assert _read(ev)["track:12"] == "blue"
+
+
+def test_print_colours_keep_the_layouts_and_add_what_the_board_shows() -> None:
+    from companion.vision.pegs import print_colours
+    from companion.vision.reader import HOLE_PRINT
+
+    ev = _empty_board()
+    _on_coloured_track(ev, "track:3", "red")
+    _on_coloured_track(ev, "blue:home:1", "green")  # a Home keeps its own print
+    seen = dict(zip(HOLE_NAMES, print_colours(_evidence(ev), HOLE_PRINT), strict=True))
+    assert seen["track:3"] == "red"
+    assert seen["track:4"] is None
+    assert seen["blue:home:1"] == "blue"
+    assert seen["track:28"] == "red"  # Red's Finish band begins there
