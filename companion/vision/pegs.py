@@ -97,17 +97,42 @@ class HoleEvidence:
     rim_cosine: np.ndarray
 
 
+def _clear_median(pixels: np.ndarray, clear: np.ndarray | None) -> np.ndarray:
+    """(60, 3) median colour of each hole's *clear* pixels (of (60, P, 3)); a
+    hole with fewer than ``MIN_CLEAR_RIM`` clear pixels, or no mask, uses all."""
+    if clear is None:
+        return np.asarray(np.median(pixels, axis=1))
+    use = clear | (clear.sum(axis=1, keepdims=True) < MIN_CLEAR_RIM)
+    return np.asarray(np.nanmedian(np.where(use[..., None], pixels, np.nan), axis=1))
+
+
+#: Rim points that must be clear of a hole's own peg for the print's colour to be read from them alone.
+MIN_CLEAR_RIM = 4
+
+
 def _colour_match(pixels: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Median colour, saturation and cosine with each prototype, of (60, P, 3) pixels."""
     colour = np.median(pixels, axis=1)  # the median ignores a glare highlight
-    c = chroma(colour)
-    sat = np.linalg.norm(c, axis=-1)
-    cos = (c @ protos.T) / np.maximum(sat, 1e-6)[:, None]
+    sat, cos = _chroma_match(colour, protos)
     return colour, sat, cos
 
 
-def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourModel) -> HoleEvidence:
-    """Turn raw sample pixels (point -> (60, P, 3)) into evidence; *white* is (60, 3)."""
+def _chroma_match(colour: np.ndarray, protos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Saturation and cosine with each prototype of (60, 3) colours."""
+    c = chroma(colour)
+    sat = np.linalg.norm(c, axis=-1)
+    cos = (c @ protos.T) / np.maximum(sat, 1e-6)[:, None]
+    return sat, cos
+
+
+def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourModel,
+            rim_clear: np.ndarray | None = None) -> HoleEvidence:
+    """Turn raw sample pixels (point -> (60, P, 3)) into evidence; *white* is (60, 3).
+
+    *rim_clear* (60, R) marks the rim points a peg in the hole would not hide
+    (``SamplePlan.rim_clear``): the print's colour is taken from those only,
+    or from the whole ring where fewer than ``MIN_CLEAR_RIM`` are clear.
+    """
     wb = white[:, None, :]
     base = samples["base"] / wb
     base_sat = np.linalg.norm(chroma(base), axis=-1)
@@ -133,7 +158,7 @@ def measure(samples: Mapping[str, np.ndarray], white: np.ndarray, model: ColourM
     # the outer ring reaches the rim and the print around an empty hole.
     _, bsat, bcos = _colour_match(base[:, :BASE_INNER_PIXELS], protos)
     top_value = np.median((samples["top"] / wb).max(axis=-1), axis=1)
-    _, rim_sat, rim_cos = _colour_match(rim, protos)
+    rim_sat, rim_cos = _chroma_match(_clear_median(rim, rim_clear), protos)
     return HoleEvidence(recess.mean(axis=1), recess, top, sat, cos, body_sat, body_cos, bsat,
                         bcos, top_value, rim_value, rim_sat, rim_cos)
 
@@ -306,6 +331,14 @@ PALE_BASE_SATURATION = 0.45
 #: calls -> 1, none added on 5000-5799; 1.3 added 4).
 FOOT_CAP_BRIGHTER = 1.5
 
+#: The shaded-foot override needs a top at least this share as bright as the
+#: board around the hole: a cap faces the light, while an empty hole's top
+#: point on dark print (a Start ring, a navy track) does not. Dev frames
+#: (seeds 5000-6199 at 640x480, 5000-5499 at 1280x720): no real peg with a
+#: quarter of its recess seen had a top under 0.8 of its rim; 3,864
+#: phantoms' tops were under 0.7.
+FOOT_MIN_TOP_RELATIVE = 0.7
+
 #: The shaded-foot override needs under half the base to look like recess,
 #: or under ``FOOT_MAX_SHARE`` when the hole's inner base is this saturated
 #: with the peg's colour (its foot: a peg's shadow side on a light track is
@@ -456,14 +489,17 @@ def classify(
         # a brightly lit cap over the foot counts. The same on a track printed
         # in that colour (the print seen around the hole), where a peg's own
         # plastic, deeply coloured at body height and in its foot, also counts
-        # (dev frames at 640x480, seeds 5000-6199: wrong holes 253 -> 226,
-        # unknown 1,887 -> 1,740, mostly phantoms on a navy or red track).
+        # (with the rules below, dev frames at 640x480, seeds 5000-6199: wrong
+        # holes 253 -> 195, unknown 1,887 -> 1,751, mostly phantoms on a navy
+        # or red track; held-back frames 6200-6999: 179 -> 125, 1,125 -> 1,021;
+        # at 1280x720, seeds 5000-5499, unchanged).
         # The print seen is used here only: around a peg, the rim ring shows
         # the peg's own body in a tilted view, and a real peg taken for one on
         # its print lost to a Home phantom in the four-per-colour prior.
         own_foot = (agree[i] and (share < 0.5 or (share < FOOT_MAX_SHARE
                                                    and ev.base_saturation[i] >= FOOT_BASE_SATURATION))
                     and (covered is None or not covered.any())
+                    and ev.top_value[i] >= FOOT_MIN_TOP_RELATIVE * ev.rim_value[i]
                     and (print_seen[i] != colour
                          or ev.top_value[i] >= FOOT_CAP_BRIGHTER * ev.rim_value[i]
                          or (hole_owner[i] is None and ev.body_saturation[i] >= FOOT_SOLID_BODY
@@ -519,7 +555,7 @@ def classify(
     pegness = ev.top_saturation + ev.body_saturation
     before = list(states)
     suspect = np.array([printed[k] == states[k] and not _plastic(ev, k) for k in range(n)])
-    _four_per_colour(states, conf, ambiguous, pegness, suspect, ev.body_saturation, hole_owner)
+    _four_per_colour(states, conf, ambiguous, pegness, suspect, _realness(ev), hole_owner)
     if why is not None:
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
                   for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
@@ -544,9 +580,12 @@ def print_colours(ev: HoleEvidence, hole_print: tuple[str | None, ...]) -> tuple
                  for p, b, s in zip(hole_print, best, shows, strict=True))
 
 
-#: The board around a hole shows a peg colour when its median colour is at
-#: least this saturated and this close to the colour's direction.
-PRINT_SATURATION = 0.12
+#: The board around a hole shows a peg colour when the median colour of its
+#: rim points clear of the hole's own peg is at least this saturated and this
+#: close to the colour's direction (0.12 took a real peg's own body, seen past
+#: the silhouette's edge, for print: held-back dev frames 6200-6999 at
+#: 640x480, wrong holes 130 against 125).
+PRINT_SATURATION = 0.2
 PRINT_COSINE = 0.9
 
 #: On the track, a peg over its colour's print still counts its shaded foot
@@ -556,12 +595,27 @@ FOOT_SOLID_BODY = 0.9
 FOOT_SOLID_BASE = 0.9
 
 
+def _realness(ev: HoleEvidence) -> np.ndarray:
+    """(60,) how much a hole's peg looks like plastic: the saturation of its
+    body plus how much brighter its cap is than the board around the hole.
+
+    Orders the pegs the four-per-colour prior makes unknown (least real
+    first). A real peg shows its own body at half height and a lit cap; a
+    phantom's top and body fall on the print or on a neighbouring peg's side.
+    By the body alone, a phantom in a Home whose body point lands on the
+    next Home peg outranked a real peg with a lit cap (dev frames at 640x480,
+    seeds 5000-6199: wrong holes 213 -> 195, wrong boards read complete 8 -> 5;
+    held-back frames 6200-6999: 143 -> 125 and 12 -> 8).
+    """
+    return np.asarray(ev.body_saturation + ev.top_value / np.maximum(ev.rim_value, 1e-3))
+
+
 #: Unknown holes the four-per-colour prior may settle; more are a hand.
 MAX_BLEMISHES = 2
 
 
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
-                     pegness: np.ndarray, suspect: np.ndarray, body: np.ndarray,
+                     pegness: np.ndarray, suspect: np.ndarray, realness: np.ndarray,
                      hole_owner: tuple[str | None, ...]) -> None:
     """Apply the rules' prior in place: every colour has exactly four pegs.
 
@@ -569,14 +623,15 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
     first) and made empty; if the excess is not explained by ambiguous pegs,
     as many become unknown, *suspect* ones first (read on the print of their
     own colour with no lit cap: where a blurred empty hole's phantom comes
-    from), then those whose *body* (half height) is least saturated: the
-    reader never picks a peg to drop at random. A real peg shows its own
-    body there; a phantom, whose top point falls on a farther peg's side or
-    a cap of the wrong hole, shows the print or the edge of a nearer peg
-    (dev seeds 1000-1999 and 5000-5999: in every pair of a phantom and a real
-    peg of one colour, the phantom's body was the paler, 0.21-0.89 against
-    0.97-1.33; ordered by the top's sureness as before, the real peg went
-    unknown and the phantom stayed as often as not).
+    from), then the least real-looking (*realness*, :func:`_realness`: body
+    saturation and cap brightness): the reader never picks a peg to drop at
+    random. A real peg shows its own body there; a phantom, whose top point
+    falls on a farther peg's side or a cap of the wrong hole, shows the print
+    or the edge of a nearer peg (dev seeds 1000-1999 and 5000-5999 at
+    1280x720: in every pair of a phantom and a real peg of one colour, the
+    phantom's body was the paler, 0.21-0.89 against 0.97-1.33; ordered by
+    the top's sureness as before, the real peg went unknown and the phantom
+    stayed as often as not).
 
     A hole of a colour's Home or Finish can hold only that colour's peg, so
     when that colour's four pegs are all seen surely elsewhere, an unknown
@@ -599,7 +654,7 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
         excess -= min(excess, len(weak))
         if excess > 0:
             left = [i for i in idx if states[i] == colour]
-            for i in sorted(left, key=lambda i: (not suspect[i], body[i]))[:excess]:
+            for i in sorted(left, key=lambda i: (not suspect[i], realness[i]))[:excess]:
                 states[i], conf[i] = "unknown", 0.0
     # A hand covers many holes; one or two unreadable holes on an otherwise
     # readable board are a blemish (a glint, a shadow on the print), and

@@ -150,7 +150,7 @@ class BoardReader:
     def evidence(self, frame_bgr: np.ndarray, pose: BoardPose, plan: SamplePlan) -> HoleEvidence:
         """The white-balanced per-hole measurements (used by calibration too)."""
         white = white_per_hole(frame_bgr, plan, pose.markers_seen, self._paper_memory)
-        return measure(gather(frame_bgr, plan), white, self.model)
+        return measure(gather(frame_bgr, plan), white, self.model, plan.rim_clear)
 
     def plan_for(self, pose: BoardPose, shape: tuple[int, int]) -> SamplePlan:
         """Where to sample under *pose* (cached while the pose object is the same)."""

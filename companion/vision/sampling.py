@@ -79,6 +79,9 @@ class SamplePlan:
     peg_radius_px: np.ndarray
     #: Flat pixel indices on a ring of the dome's floor (white when no marker is seen).
     dome_floor_index: np.ndarray
+    #: (60, 12) the rim ring's points a peg standing in the hole would not
+    #: hide (outside its own silhouette): where the print around it shows.
+    rim_clear: np.ndarray
 
 
 def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, int]) -> SamplePlan:
@@ -123,8 +126,19 @@ def plan_samples(geometry: BoardGeometry, camera: CameraPose, shape: tuple[int, 
     fpx = camera.project(np.column_stack([ring, np.zeros(len(ring))]))
     floor = (np.clip(np.rint(fpx[:, 1]).astype(np.int64), 0, h - 1) * w
              + np.clip(np.rint(fpx[:, 0]).astype(np.int64), 0, w - 1))
+    # A rim point is hidden by the hole's own peg when it lies within the peg's
+    # silhouette: the segment from its base to its cap, as wide as the peg.
+    a, b = centre["base"][:, None, :], centre["top"][:, None, :]
+    ab = b - a
+    ap = points["rim"] - a
+    t = np.clip((ap * ab).sum(axis=2) / np.maximum((ab * ab).sum(axis=2), 1e-9), 0.0, 1.0)
+    rim_clear = np.linalg.norm(ap - t[..., None] * ab, axis=2) > RIM_CLEAR_FACTOR * radius_px[:, None]
     return SamplePlan(index, centre, points, lift_px, inside, depth, shape, paper_index, paper_weights,
-                      radius_px, floor)
+                      radius_px, floor, rim_clear)
+
+
+#: A rim point this many peg radii (px) or nearer to a peg's silhouette counts as hidden by it.
+RIM_CLEAR_FACTOR = 1.15
 
 
 #: How far outside a marker's black square its white paper is sampled (mm).

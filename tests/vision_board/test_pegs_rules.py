@@ -368,13 +368,26 @@ def test_an_empty_track_hole_on_a_track_printed_in_a_peg_colour_is_not_a_peg() -
     ev = _empty_board()
     _show_peg(ev, "track:8", "blue", recess_share=0.35)
     i = HOLE_NAMES.index("track:8")
-    ev["top_value"][i], ev["rim_value"][i] = 0.3, 0.5
+    ev["top_value"][i], ev["rim_value"][i] = 0.45, 0.5
     ev["body_saturation"][i] = 0.6
     _on_coloured_track(ev, "track:8", "blue")
     assert _read(ev)["track:8"] == "empty"
     # The same hole on a plain track is a peg whose shaded foot looks like recess.
     ev["rim_saturation"][i] = 0.0
     assert _read(ev)["track:8"] == "blue"
+
+
+def test_a_dark_top_over_a_partly_seen_recess_is_not_a_peg() -> None:
+    # An empty Start's top point on its dark coloured ring: top, body and foot
+    # all show the colour, but the "cap" is far darker than the board around
+    # it, which no lit cap is.
+    ev = _empty_board()
+    _show_peg(ev, "track:15", "yellow", recess_share=0.35)
+    i = HOLE_NAMES.index("track:15")
+    ev["top_value"][i], ev["rim_value"][i] = 0.25, 0.6
+    assert _read(ev)["track:15"] == "empty"
+    ev["top_value"][i] = 0.6
+    assert _read(ev)["track:15"] == "yellow"
 
 
 def test_a_real_peg_on_a_track_printed_in_its_colour_keeps_its_shaded_foot() -> None:
@@ -399,3 +412,23 @@ def test_print_colours_keep_the_layouts_and_add_what_the_board_shows() -> None:
     assert seen["track:4"] is None
     assert seen["blue:home:1"] == "blue"
     assert seen["track:28"] == "red"  # Red's Finish band begins there
+
+
+def test_five_of_a_colour_lose_the_one_that_looks_least_like_plastic_not_a_lit_cap() -> None:
+    # Dev frame 5468 (640x480): an empty Home hole whose body point lands on
+    # the next Home peg (deeply blue at half height, cap dull) and a real peg
+    # in Blue's Finish with a lit cap but a paler body. Ordered by the body
+    # alone, the real peg went and the phantom stayed.
+    ev = _empty_board()
+    for hole in ("blue:home:1", "blue:home:2", "blue:home:3"):
+        _show_peg(ev, hole, "blue")
+        ev["top_value"][HOLE_NAMES.index(hole)] = 1.0  # lit caps: plainly plastic
+    _show_peg(ev, "blue:home:4", "blue")
+    phantom = HOLE_NAMES.index("blue:home:4")
+    ev["top_value"][phantom] = 0.45
+    _show_peg(ev, "blue:finish:1", "blue")
+    real = HOLE_NAMES.index("blue:finish:1")
+    ev["top_value"][real], ev["body_saturation"][real] = 1.05, 0.61
+    read = _read(ev)
+    assert read["blue:home:4"] == "empty"  # unknown, then settled: Blue's four are seen
+    assert read["blue:finish:1"] == "blue"
