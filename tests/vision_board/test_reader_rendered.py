@@ -283,3 +283,24 @@ def test_after_a_nudge_the_die_is_read_again_only_when_the_dome_changed() -> Non
     assert len(calls) == 1 and two.die == one.die
     reader.read(rolled)
     assert len(calls) == 2
+
+
+def test_a_navy_track_shows_no_phantom_peg_on_blues_start() -> None:
+    # The scene of whole rendered game seed 157 (640x480, a navy track, a
+    # small board): an empty Blue's Start showed blue at its top, body and
+    # foot, and was read as a Blue peg while a Blue Home peg was dropped, on
+    # 27 of these 48 frames before session 19.
+    scene = replace(Scene.random(np.random.default_rng(157), LAYOUT, size=(640, 480)), hand=None,
+                    motion_blur_px=0.0)
+    assert scene.board_style == 0  # the navy-track printing
+    played = {"red": ["home", "home", "track:3", "track:20"], "blue": ["home", "home", "home", "finish:2"],
+              "yellow": ["home"] * 4, "green": ["home", "home", "home", "track:12"]}
+    wrong = complete = 0
+    for k in range(12):
+        for pegs in (OPENING, played):
+            frame, truth = render(pegs, DieView(3), scene, seed=1000 + k, layout=LAYOUT)
+            reading = BoardReader(LAYOUT, read_die=False).read(frame)
+            complete += reading.complete
+            wrong += reading.complete and dict(reading.pegs) != {c: tuple(v) for c, v in truth.pegs.items()}
+    assert wrong == 0
+    assert complete >= 20
