@@ -341,9 +341,9 @@ FOOT_CAP_BRIGHTER = 1.5
 #: The shaded-foot override needs a top at least this share as bright as the
 #: board around the hole: a cap faces the light, while an empty hole's top
 #: point on dark print (a Start ring, a navy track) does not. Dev frames
-#: (seeds 5000-6199 at 640x480, 5000-5499 at 1280x720): no real peg with a
-#: quarter of its recess seen had a top under 0.8 of its rim; 3,864
-#: phantoms' tops were under 0.7.
+#: (seeds 5000-6199 at 640x480, 5000-5499 at 1280x720): of the real pegs
+#: with a fifth of their recess seen, one had a top under 0.8 of its rim and
+#: none under 0.7; 3,864 phantoms' tops were under 0.7.
 FOOT_MIN_TOP_RELATIVE = 0.7
 
 #: The shaded-foot override needs under half the base to look like recess,
