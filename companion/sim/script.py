@@ -74,7 +74,8 @@ class World:
         for hole, color in holes_from_pegs(pegs).items():
             x, y = layout.holes[hole]
             states.append(_seated(color, hole, x, y, rng))
-        w = World(layout, scene, players, states, die or DieView(int(rng.integers(1, 7)), yaw_deg=float(rng.uniform(0, 360))), rng)
+        die = die or DieView(int(rng.integers(1, 7)), yaw_deg=float(rng.uniform(0, 360)))
+        w = World(layout, scene, players, states, _lying_still(die, layout, states), rng)
         w.last_board = w.board()
         return w
 
@@ -242,6 +243,26 @@ class Tumble(Action):
             yield
 
 
+def _die_offset(layout: Layout, rng: np.random.Generator) -> tuple[float, float]:
+    """Where in the dome a settled die comes to rest (mm from its centre)."""
+    room = layout.die.dome_radius_mm - layout.die.size_mm
+    a, r = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 0.6)) * room
+    return r * math.cos(a), r * math.sin(a)
+
+
+def _lying_still(die: DieView, layout: Layout, pegs: list[Any]) -> DieView:
+    """The opening die with its turn and place fixed: left open, the renderer
+    drew them afresh on every frame, and the die "moved" on every frame
+    before the first pop (the stream took that for camera noise). Drawn from
+    a generator of their own, so the game's script draws what it drew before."""
+    if die.state != "settled" or (die.yaw_deg is not None and die.offset_mm is not None):
+        return die
+    rng = np.random.default_rng([die.value, len(pegs), 0xD1E])
+    yaw = die.yaw_deg if die.yaw_deg is not None else float(rng.uniform(0, 360))
+    offset = die.offset_mm if die.offset_mm is not None else _die_offset(layout, rng)
+    return replace(die, yaw_deg=yaw, offset_mm=offset)
+
+
 @dataclass(frozen=True)
 class Settle(Action):
     """The die lands showing *value* (or cocked against the wall: no pop yet)."""
@@ -251,9 +272,8 @@ class Settle(Action):
     seconds: float = field(default=0.8, kw_only=True)
 
     def run(self, world: World, fps: float) -> Iterator[None]:
-        room = world.layout.die.dome_radius_mm - world.layout.die.size_mm
-        a, r = float(world.rng.uniform(0, 2 * math.pi)), float(world.rng.uniform(0, 0.6)) * room
-        world.die = DieView(self.value, "cocked" if self.cocked else "settled", world.die.edition, float(world.rng.uniform(0, 360)), (r * math.cos(a), r * math.sin(a)))
+        offset = _die_offset(world.layout, world.rng)
+        world.die = DieView(self.value, "cocked" if self.cocked else "settled", world.die.edition, float(world.rng.uniform(0, 360)), offset)
         if not self.cocked:
             world.due.append({"pop": self.value})
         for _ in range(_frames(self.seconds, fps)):

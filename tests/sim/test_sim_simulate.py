@@ -183,3 +183,19 @@ def test_wrong_count_detours_are_called_once_each_and_leave_the_game_as_it_was()
     assert all(e["reason"] == "wrong-count" for e in calls)
     # Put back each time: the game is the same one, event for event.
     assert [e for e in got if e["event"] != "illegal"] == events(played(plain))
+
+
+def test_the_opening_die_lies_still_until_the_first_pop() -> None:
+    """A die given without its turn and place is drawn once, not afresh on
+    every frame: before session 20 it "moved" on every frame before the first
+    pop, and the vision stream took that for camera noise."""
+    from dataclasses import replace
+
+    from companion.sim import DieView
+    from companion.sim.script import Wait
+
+    still = replace(Scene.default(LAYOUT, size=(640, 480)), hand=None, noise=0.0, motion_blur_px=0.0, jpeg_quality=100)
+    frames = list(simulate_script([Wait(seconds=0.5)], still, 3, setup=SETUP, layout=LAYOUT, die=DieView(4)))
+    images = [img for img, _ in frames]
+    assert len(images) >= 3
+    assert all(img is not None and img.tobytes() == images[0].tobytes() for img in images)  # type: ignore[union-attr]
