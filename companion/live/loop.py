@@ -147,6 +147,9 @@ LONG_UNSEEN_S = 30.0
 #: A pop read under this confidence, that another value makes the board one
 #: legal move for, is taken for a misread, not a miscount (``Loop._weak_read_misread``).
 WEAK_READ = 0.99
+#: The confidence a pop read only after it was reported unread counts with
+#: (``Loop._on_late_read``): a weak read, whatever the die reader said.
+LATE_READ_CONFIDENCE = 0.5
 #: Seconds a pop takes at the least (popped, read, passed on): several pops
 #: nobody saw are believed only with this long for each since the last board
 #: agreeing with the game (``Loop._pops_unseen``).
@@ -993,11 +996,20 @@ class Loop:
         (``TRANSIT_PIPS``: no miscount puts a peg there, a hand carrying it
         over the board does); otherwise ``LoopSettings.call_hold_s`` (a wrong
         count, a peg in the hand read seated on its way, a peg misread for a
-        moment); 0 once play has gone on (a pop held since, or unread)."""
+        moment); 0 once play has gone on (a pop held since, or one unread
+        that is not the mover's own, still to be moved)."""
         if self._in_transit(whole, expected):
             return TRANSIT_HOLD_S
-        if self.held_pops or self.unread is not None or boards.same(whole, expected, list(expected)):
+        if self.held_pops or boards.same(whole, expected, list(expected)):
             return 0.0
+        if self.unread is not None and not (self.referee.phase == "pop"
+                                            and self.unread.player == self.referee.player):
+            return 0.0
+        # The mover's own pop seen but not read is no play gone on: the board
+        # is the move on it, and a peg carried in the hand reads seated on its
+        # way as it does on a pop read (fresh whole game seed 153 at 640x480:
+        # Blue's peg carried from 7 to Blue's Finish read on 25 for a third of
+        # a second, and called "pop first, then move" at once).
         return self.settings.call_hold_s
 
     def _in_transit(self, whole: boards.Board, expected: boards.Board) -> bool:
@@ -2257,6 +2269,14 @@ class Loop:
         with it. Already worked out from the move, or settled by the
         players' word: the loop keeps what it has (the move and the players
         saw more than a die read late).
+
+        Either way it counts as a weak read (``LATE_READ_CONFIDENCE``): the
+        same rest read unreadable a moment before, and what changed is a
+        hand's shade or the glare, not the die. A move another value makes
+        legal is then asked about, not called (``_weak_read_misread``; fresh
+        whole game seed 152 at 640x480: a small 6 under glare, unread for
+        1.5 s, read 4 at 0.98 with a hand over the board, and Yellow's peg
+        brought out was called "needs a 6").
         """
         self.last_pop_seen = obs.value
         if self.pops_read and not self.pops_read[-1]:
@@ -2265,7 +2285,7 @@ class Loop:
             held = self.held_pops[i]
             if isinstance(held, PopUnread):
                 if i == len(self.held_pops) - 1:
-                    self.held_pops[i] = PopSettled(held.t, obs.value)
+                    self.held_pops[i] = PopSettled(held.t, obs.value, confidence=LATE_READ_CONFIDENCE)
                     self._release_pops()
                 return
         unread = self.unread
@@ -2274,6 +2294,8 @@ class Loop:
         self.unread = None
         self.unseen_pop_board = None
         self.before_pop = self.referee.state
+        if self.before_pop is not None:
+            self.pop_fed = (PopSettled(obs.t, obs.value, confidence=LATE_READ_CONFIDENCE), self.before_pop)
         self._feed({"pop": obs.value}, origin="camera")
         if unread.moved or self.last_board is not None:
             self.reevaluate()

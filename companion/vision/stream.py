@@ -737,11 +737,19 @@ SPAN_SLACK_S = TUMBLE_SPAN_S / 10
 #: that noise a change must be to be motion (:meth:`VisionStream._motion_bar`).
 #: Over 20 fresh whole rendered games at 640x480 a still dome's changes lie
 #: within 1.15 times their median (99th percentile); every one of 4,060
-#: tumbles changed it by 0.36 or more on some frame.
+#: tumbles changed it by 0.36 or more on some frame. Twelve changes (two
+#: seconds at 6 fps) are enough: a pop's tumble spans a few frames, and the
+#: percentile of twelve is the second quietest. At thirty (session 18) a noisy
+#: camera's first five seconds were all "motion", and a fresh game at 640x480
+#: (seed 160) lost its first two pops, the turns one out for the rest of it.
 NOISE_FRAMES = 60
-NOISE_MIN_FRAMES = 30
+NOISE_MIN_FRAMES = 12
 NOISE_PERCENTILE = 10
 NOISE_FACTOR = 1.5
+
+#: The most a settle's value is reported sure when the die went unread in
+#: plain view on as many of its frames as it was read (:meth:`_Still.value_read`).
+MOSTLY_UNREAD_CONFIDENCE = 0.9
 
 #: Hand-free frames a still die must show before a settle on the face it
 #: already lay on counts as a pop: a hand reaching for the dome shades it
@@ -873,6 +881,8 @@ class _Still:
         self.count = 0
         self.cocked = 0
         self.values: dict[int, list[float]] = {}
+        #: Hand-free frames on which the die could not be read (``hidden`` in plain view).
+        self.failed = 0
         #: Since when no hand has been seen over the board (None: one is now).
         self.clear_since: float | None = None
         #: The first hand-free frame, and the hand frames since it.
@@ -901,6 +911,8 @@ class _Still:
             self.cocked += 1
         elif die.state == "settled" and die.value is not None:
             self.values.setdefault(die.value, []).append(die.confidence)
+        elif not hand:
+            self.failed += 1
 
     def clear_for(self, t: float) -> float:
         """For how long the board has been clear of hands, as far as the unread
@@ -936,7 +948,16 @@ class _Still:
         """``(value, confidence)`` once one value was read at least twice and
         at least twice as often as everything else together (other values,
         cocked); None while the reads do not agree. ``hidden`` reads vote for
-        nothing: in a still dome they are failed reads (glare, a dim die)."""
+        nothing: in a still dome they are failed reads (glare, a dim die).
+
+        The confidence is the least of the agreeing reads', but no more than
+        ``MOSTLY_UNREAD_CONFIDENCE`` when the die failed to read in plain
+        view on as many frames as it read the value: what tipped a marginal
+        die into a value may as well have tipped it into the wrong one (fresh
+        whole rendered game seed 157 at 640x480: a small 3 read nothing on
+        three hand-free frames, then 2 at 1.00 on two, and Blue's right move
+        was called "moved 3 spaces, but the pop was 2"). The referee takes
+        such a pop for a possible misread (``Loop._weak_read_misread``)."""
         best = self._best()
         if best is None:
             return None
@@ -944,4 +965,7 @@ class _Still:
         others = sum(len(v) for v in self.values.values()) - n_best
         if n_best < 2 or n_best < 2 * (others + self.cocked):
             return None
-        return best[0], min(best[1])
+        confidence = min(best[1])
+        if self.failed >= n_best:
+            confidence = min(confidence, MOSTLY_UNREAD_CONFIDENCE)
+        return best[0], confidence

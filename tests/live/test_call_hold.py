@@ -106,3 +106,26 @@ def test_another_colours_peg_misread_for_a_second_is_no_call() -> None:
     loop.handle(BoardStable(13.0, phantom))
     loop.handle(Tick(13.0 + CALL_HOLD_S))
     assert kinds(loop)[-1] == "illegal"  # left standing, it is called
+
+
+def test_a_board_on_the_movers_unread_pop_waits_like_one_on_a_pop_read() -> None:
+    # Fresh whole game seed 153 at 640x480: Blue's pop seen but not read, and
+    # Blue's peg, carried to its Finish, read seated a long way off for a
+    # third of a second: called "pop first, then move" at once. The mover's
+    # own unread pop is no play gone on: the board waits like any other.
+    from companion.live.observations import PopUnread
+
+    loop, _, _ = started(HELD)
+    for obs in [PopSettled(8.0, 6), BoardStable(9.0, OUT), PopUnread(10.0)]:
+        loop.handle(obs)  # Red's extra pop, seen but not read
+    off = board(red=["track:1", "home", "home", "home"], blue=["track:13", "home", "home", "home"])
+    loop.handle(BoardStable(11.0, off))  # Blue's peg read three holes on
+    loop.handle(Tick(11.0 + CALL_HOLD_S / 2))
+    assert "illegal" not in kinds(loop)
+    loop.handle(BoardStable(11.0 + CALL_HOLD_S * 0.8, OUT))  # it was never moved
+    loop.handle(Tick(11.0 + 3 * CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    # Left standing, it is called once it has stood.
+    loop.handle(BoardStable(16.0, off))
+    loop.handle(Tick(16.0 + CALL_HOLD_S))
+    assert kinds(loop)[-1] == "illegal"

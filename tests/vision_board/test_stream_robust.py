@@ -17,7 +17,7 @@ from board_frames import stream_rendered_clip
 
 from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading
-from companion.vision.stream import PopSettled, VisionEvent, VisionStream
+from companion.vision.stream import MOSTLY_UNREAD_CONFIDENCE, PopSettled, VisionEvent, VisionStream
 
 FPS = 30.0
 HIDDEN = DieReading("hidden", None, 0.4)
@@ -167,3 +167,32 @@ def test_rendered_light_change_nudge_and_flickering_reads() -> None:
     events, owed = stream_rendered_clip(layout, scene, actions, 4, fail_every_third_settled_read)
     assert len(owed) == 2
     assert pops(events) == owed
+
+
+def _settles(events: list[VisionEvent]) -> list[PopSettled]:
+    return [e for e in events if isinstance(e, PopSettled)]
+
+
+def test_a_die_read_as_often_as_it_failed_in_plain_view_is_reported_unsure() -> None:
+    """Seed 157 at 640x480: a small 3 read nothing on three hand-free frames,
+    then 2 at 1.00 twice; the pop must not come out as sure as a clean read."""
+    sure_two = DieReading("settled", 2, 1.0)
+    script: list[Step] = [
+        (POSE_A, FOUR, _lie(1), 1.0),
+        (POSE_A, HIDDEN, _lie(9), 0.4),  # the pop
+        (POSE_A, [HIDDEN, HIDDEN, sure_two], _lie(2), 1.0),  # two frames in three read nothing
+    ]
+    (pop,) = _settles(run(script))
+    assert pop.value == 2
+    assert pop.confidence <= MOSTLY_UNREAD_CONFIDENCE
+
+
+def test_a_die_read_at_once_keeps_its_readers_confidence() -> None:
+    sure_two = DieReading("settled", 2, 1.0)
+    script: list[Step] = [
+        (POSE_A, FOUR, _lie(1), 1.0),
+        (POSE_A, HIDDEN, _lie(9), 0.4),
+        (POSE_A, sure_two, _lie(2), 1.0),
+    ]
+    (pop,) = _settles(run(script))
+    assert (pop.value, pop.confidence) == (2, 1.0)
