@@ -251,6 +251,11 @@ class _Unread:
     #: game's pegs), which left it unresolved: a later board may tell, in
     #: hindsight, which way the turns went then (:meth:`Loop._settled_in_hindsight`).
     board: boards.Board | None = None
+    #: Since when no pop was seen and the board stood as the game had it
+    #: before this pop (the later of the pop before it and the last board
+    #: agreeing with the game; None: neither seen): time in which pops
+    #: nobody saw may have come first (:meth:`Loop._unseen_before_unread`).
+    quiet_from: float | None = None
 
 
 @dataclass
@@ -548,6 +553,8 @@ class Loop:
         self.last_contradiction: dict[str, Any] | None = None
         self.last_pop_seen: int | None = None  # the die's last settled value, as seen
         self.pop_seen_at: float | None = None  # when the camera last saw a pop settle
+        #: When each pop of this game was seen (read or not), in order.
+        self.pop_times: list[float] = []
         #: ``pop_seen_at`` of a pop the camera could not read and the players
         #: numbered aloud (a number said is as good as a pop read).
         self.pop_said_at: float | None = None
@@ -774,6 +781,13 @@ class Loop:
             return
         self.last_board = seen
         self._begin(players)
+        # The board agrees with the game from its first moment: the stream
+        # reports a board again only when it changes, so without this a die
+        # too small to see tumble left no time for unseen pops to have
+        # passed (a fresh whole game at 640x480: Red, Blue and Yellow lost
+        # pops nobody saw, Green's 6 seen unread and given to Red, and
+        # Green's peg out called "not Green's turn").
+        self.board_agreed_at = obs.t
         self._release_pops()
 
     def _started_without_me(self, seen: boards.Board, colours: list[str]) -> bool:
@@ -1952,7 +1966,9 @@ class Loop:
         """The referee is ready for a pop the camera could not read."""
         self.before_move = None
         player = self.referee.player or ""
-        self.unread = _Unread(player, pop.t, begun=self.t)
+        before = [t for t in self.pop_times if t < pop.t - 1e-9]
+        marks = [t for t in (before[-1] if before else None, self.board_agreed_at) if t is not None]
+        self.unread = _Unread(player, pop.t, begun=self.t, quiet_from=max(marks) if marks else None)
         name = player.capitalize()
         if self.referee.phase == "first":
             # Who goes first cannot be decided without every value: ask now.
@@ -2145,6 +2161,31 @@ class Loop:
             after = rules_pop(state, lost)
             if not legal_moves(after) and self._chain_explains(lose_move(after), held, board, unseen_last=True):
                 return True
+        return self._unseen_before_unread(board)
+
+    def _unseen_before_unread(self, board: boards.Board) -> bool:
+        """Whether pops nobody saw, each lost, came before the unread one,
+        which then was a later player's, and it and the pops held since make
+        *board*: as :meth:`_pops_unseen` allows for a move with no pop seen,
+        one lost pop for each ``UNSEEN_POP_S`` the table was quiet before the
+        unread pop (beyond the first), up to one round. A fresh whole
+        rendered game at 640x480 whose die was too small to see tumble:
+        Red's, Blue's and Yellow's lost pops never seen, Green's 6 seen but
+        not read and taken for Red's, and Green's peg out called "not Green's
+        turn" (then the game stuck on that call for thirteen minutes)."""
+        unread, state = self.unread, self.referee.state
+        if unread is None or unread.quiet_from is None or state is None or state.phase is not Phase.POP:
+            return False
+        quiet = unread.t - unread.quiet_from
+        held = [None, *values_of(self.held_pops)]
+        frontier = [state]
+        for lost in range(1, len(self.players or self._colours())):
+            if quiet < UNSEEN_POP_S * (lost + 1):
+                return False
+            frontier = [after for s in frontier for values in self._lost_by_next_player(s).values()
+                        if str((after := lose_move(rules_pop(s, values[0]))).player) != str(state.player)]
+            if any(self._chain_explains(s, held, board, unseen_last=True) for s in frontier):
+                return True
         return False
 
     def _pop_before_was_missed(self, value: int) -> bool:
@@ -2241,6 +2282,7 @@ class Loop:
         self.cocked_said = False
         self.last_pop_seen = obs.value if isinstance(obs, PopSettled) else None
         self.pop_seen_at = obs.t
+        self.pop_times.append(obs.t)
         if self.stage == "over":
             return
         if self.spoken_pop is not None:
