@@ -448,3 +448,47 @@ def test_the_print_around_a_hole_is_read_past_its_own_peg() -> None:
     clear[0, : 12 - MIN_CLEAR_RIM + 1] = False  # hole 0: too few clear points, the whole ring counts
     rim[0, :6] = (0.9, 0.3, 0.1)
     assert _clear_median(rim, clear)[0].tolist() == np.median(rim[0], axis=0).tolist()
+
+
+def test_a_lit_cap_over_a_deeply_coloured_body_is_a_peg_whatever_its_pale_foot_shows() -> None:
+    # Whole rendered game seed 19 at 640x480: a blue peg on Yellow's Finish
+    # entry space (yellow print), its foot's pixels dark and pale (a quarter
+    # of them "recess", the base no colour at all), its cap bright and blue
+    # and its body deeply blue: read empty, while a phantom on Blue's Finish
+    # took its place in the four-per-colour prior.
+    ev = _empty_board()
+    for other in ("blue:home:1", "blue:home:2", "track:28"):  # Blue's other three, sure
+        _show_peg(ev, other, "blue")
+        ev["top_value"][HOLE_NAMES.index(other)] = 1.0
+    hole = "track:14"
+    i = HOLE_NAMES.index(hole)
+    _show_peg(ev, hole, "blue", recess_share=0.25)
+    ev["base_saturation"][i] = 0.25
+    ev["top_saturation"][i], ev["body_saturation"][i] = 0.6, 0.8
+    ev["top_value"][i], ev["rim_value"][i] = 1.0, 0.9
+    assert _read(ev)[hole] == "blue"  # (its pale base leaves it in doubt until the prior confirms it)
+    # The same cap no brighter than the board around it stays empty.
+    ev["top_value"][i] = 0.8
+    assert _read(ev)[hole] == "empty"
+    # And so does one over half a recess.
+    ev["top_value"][i] = 1.0
+    ev["recess_px"][i] = np.arange(P) < round(0.6 * P)
+    assert _read(ev)[hole] == "empty"
+
+
+def test_of_two_weak_pegs_too_many_the_one_on_its_own_colours_print_is_dropped() -> None:
+    # Seed 19 again: Blue's four pegs are two in Home, one on track 14 (sure)
+    # and a weak one on track 28; a weak phantom on Blue's Finish band, a
+    # shade more saturated, made five. The phantom on its own print goes.
+    ev = _empty_board()
+    for hole in ("blue:home:1", "blue:home:2", "track:14"):
+        _show_peg(ev, hole, "blue")
+        ev["top_value"][HOLE_NAMES.index(hole)] = 1.0  # lit caps: sure
+    for hole, top, body in (("track:28", 0.39, 0.49), ("blue:finish:2", 0.42, 0.54)):
+        i = HOLE_NAMES.index(hole)
+        _show_peg(ev, hole, "blue")
+        ev["top_saturation"][i], ev["body_saturation"][i] = top, body  # a weak top
+        ev["base_saturation"][i] = 0.7
+    read = _read(ev)
+    assert read["track:28"] == "blue"
+    assert read["blue:finish:2"] == "empty"
