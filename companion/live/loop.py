@@ -1728,6 +1728,14 @@ class Loop:
                 # the turns ran one out, then a move was called).
                 self._ask_unread()
                 return True
+        if len(values) == 1 and self.held_pops and self._still_settling(whole):
+            # Pops seen since the unread one would be played on the value the
+            # move gives it: a peg carried in the hand, read seated on its way
+            # for a moment, would give a wrong one (truth game seed 441:
+            # Blue's unread 6 taken for a 5 from the peg read a space short,
+            # Red's 3 and Blue's 5 played on that, and the peg come down was
+            # called). The board is judged again once it has stood.
+            return True
         if len(values) == 1:
             value = values[0]
             self._infer(unread, own_move=True)
@@ -1745,6 +1753,21 @@ class Loop:
             unread.asked = True
             fits = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
             self._say(f"That move fits a {fits}. {name}, say the number you popped.", expects="number")
+        return True
+
+    def _still_settling(self, whole: boards.Board) -> bool:
+        """Whether *whole*, the board seen now, has stood less than the wait
+        before a call (``LoopSettings.call_hold_s``): then it is held, as a
+        board no move explains is (:meth:`_transit_hold`), and judged again
+        on the loop's ticks once it has stood, unless another comes first."""
+        hold = self.settings.call_hold_s
+        if not hold or self.last_board is None or not boards.same(whole, boards.complete(
+                self.last_board, self.referee.position), list(whole)):
+            return False
+        if self.t - self.board_since >= hold - 1e-9:
+            return False
+        if self.transit is None or not boards.same(whole, self.transit[0], list(whole)):
+            self.transit = (whole, self.board_since, hold)
         return True
 
     def _unread_could_be_a_lost_six(self, whole: boards.Board) -> bool:

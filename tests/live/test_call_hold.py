@@ -129,3 +129,32 @@ def test_a_board_on_the_movers_unread_pop_waits_like_one_on_a_pop_read() -> None
     loop.handle(BoardStable(16.0, off))
     loop.handle(Tick(16.0 + CALL_HOLD_S))
     assert kinds(loop)[-1] == "illegal"
+
+
+def test_a_move_on_an_unread_pop_with_pops_seen_since_waits_before_it_gives_the_value() -> None:
+    # Truth game seed 441 at a tenth unread: Blue's pop unread (a 6), Blue's
+    # peg carried from 17 read seated on 22 for a moment with two pops seen
+    # since, "That move means Blue popped a 5" at once, the pops since played
+    # on that, and the peg come down on 23 called "moved 1 space, but the pop
+    # was 5". A board that gives an unread pop its value, with pops seen since,
+    # is taken once it has stood.
+    from companion.live.observations import PopUnread
+
+    loop, speaker, _ = started(HELD)
+    for obs in [PopSettled(8.0, 6), BoardStable(9.0, OUT), PopUnread(10.0)]:
+        loop.handle(obs)  # Red's extra pop, seen but not read (a 6)
+    loop.handle(PopSettled(12.0, 2))  # Red's next pop, popped before the move was down
+    short = board(red=["track:6", "home", "home", "home"], blue=BLUE)
+    loop.handle(BoardStable(13.0, short))  # Red's peg read a space short, on its way
+    loop.handle(Tick(13.5))
+    assert not any(text.startswith("That move means") for text in said(speaker))
+    seated = board(red=["track:7", "home", "home", "home"], blue=BLUE)
+    loop.handle(BoardStable(13.8, seated))  # down where the 6 takes it
+    loop.handle(Tick(13.8 + CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Red popped a 6." in said(speaker)
+    # A board that stands is taken as before.
+    loop.handle(BoardStable(20.0, board(red=["track:9", "home", "home", "home"], blue=BLUE)))
+    loop.handle(Tick(20.0 + CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    assert kinds(loop)[-2:] == ["move", "turn"]

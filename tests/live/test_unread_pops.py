@@ -452,6 +452,9 @@ def test_a_lost_unread_pop_is_taken_back_when_the_move_comes_at_once() -> None:
     # The peg comes out moments after Blue's pop: Red was still moving.
     loop, speaker, n = _lost_unread_then_blue_lost()
     loop.handle(BoardStable(5.5, {"red": ["track:1", "home", "home", "home"], "blue": HOME4}))
+    # With Blue's pop seen since, the value is taken once the board has stood.
+    assert not any(text.startswith("That move means") for text in said(speaker))
+    loop.handle(Tick(7.0))
     assert "That move means Red popped a 6." in said(speaker)
     assert "illegal" not in kinds(loop)
 
