@@ -34,7 +34,7 @@ are spoken, so a crash never loses an announced event.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1268,18 +1268,24 @@ class Loop:
         state = self.referee.state
         if state is None or state.phase is not Phase.POP or self.held_pops or self.unread is not None:
             return False
-        frontier = [state]
-        for lost in range(1, len(self.players or self._colours())):
+        for lost, frontier in self._after_lost_unseen(state):
             if lost > 1 and (self.board_agreed_at is None
                              or self.t - self.board_agreed_at < UNSEEN_POP_S * (lost + 1)):
                 return False
-            after_lost = [lose_move(rules_pop(s, values[0]))
-                          for s in frontier for values in self._lost_by_next_player(s).values()]
-            if any(str(after.player) != str(state.player)  # a lost 6 gives the same player another pop
-                   and self._pops_explaining(whole, after) for after in after_lost):
+            if any(self._pops_explaining(whole, after) for after in frontier):
                 return True
-            frontier = [after for after in after_lost if str(after.player) != str(state.player)]
         return False
+
+    def _after_lost_unseen(self, state: State) -> Iterator[tuple[int, list[State]]]:
+        """For 1 up to one fewer than the players: how many pops nobody saw
+        were each lost, and the games after them in which another player
+        than *state*'s is to pop (a lost 6 gives the same player another
+        pop). Lazily, so a caller stops where time allows no more."""
+        frontier = [state]
+        for lost in range(1, len(self.players or self._colours())):
+            frontier = [after for s in frontier for values in self._lost_by_next_player(s).values()
+                        if str((after := lose_move(rules_pop(s, values[0]))).player) != str(state.player)]
+            yield lost, frontier
 
     def _pop_lost_unseen_before(self, whole: boards.Board) -> bool:
         """The pop being moved was read after the die had gone
@@ -2201,12 +2207,9 @@ class Loop:
             return False
         quiet = unread.t - unread.quiet_from
         held = [None, *values_of(self.held_pops)]
-        frontier = [state]
-        for lost in range(1, len(self.players or self._colours())):
+        for lost, frontier in self._after_lost_unseen(state):
             if quiet < UNSEEN_POP_S * (lost + 1):
                 return False
-            frontier = [after for s in frontier for values in self._lost_by_next_player(s).values()
-                        if str((after := lose_move(rules_pop(s, values[0]))).player) != str(state.player)]
             if any(self._chain_explains(s, held, board, unseen_last=True) for s in frontier):
                 return True
         return False

@@ -281,11 +281,18 @@ def _lit_cap(ev: HoleEvidence, i: int) -> bool:
                 and ev.body_saturation[i] >= LIT_CAP_BODY_SATURATION)
 
 
-def _all_agree(ev: HoleEvidence, model: ColourModel) -> np.ndarray:
-    """(60,) top, body and base all show the same peg colour, clearly."""
+def _plain_top(ev: HoleEvidence, model: ColourModel) -> tuple[np.ndarray, np.ndarray]:
+    """(60,) each hole's likeliest top colour (index), and whether its top
+    shows that colour plainly (saturated and close to it, as a cap does)."""
     best = np.argmax(ev.top_cosine, axis=1)
     rows = np.arange(len(best))
-    ok = (ev.top_saturation >= model.min_saturation) & (ev.top_cosine[rows, best] >= model.min_cosine)
+    return best, (ev.top_saturation >= model.min_saturation) & (ev.top_cosine[rows, best] >= model.min_cosine)
+
+
+def _all_agree(ev: HoleEvidence, model: ColourModel) -> np.ndarray:
+    """(60,) top, body and base all show the same peg colour, clearly."""
+    best, ok = _plain_top(ev, model)
+    rows = np.arange(len(best))
     for sat, cos in ((ev.body_saturation, ev.body_cosine), (ev.base_saturation, ev.base_cosine)):
         ok &= (sat >= AGREE_SATURATION) & (cos[rows, best] >= model.min_cosine) & (
             np.argmax(cos, axis=1) == best)
@@ -304,9 +311,8 @@ def _cap_over_foot(ev: HoleEvidence, model: ColourModel) -> np.ndarray:
     prior kept a phantom on Blue's Finish, and the loop lost track). An
     empty hole's top point lands on the board or its print, never brighter
     than the board around it and over a deeply coloured body."""
-    best = np.argmax(ev.top_cosine, axis=1)
+    best, ok = _plain_top(ev, model)
     rows = np.arange(len(best))
-    ok = (ev.top_saturation >= model.min_saturation) & (ev.top_cosine[rows, best] >= model.min_cosine)
     ok &= (ev.body_saturation >= CAP_FOOT_BODY) & (np.argmax(ev.body_cosine, axis=1) == best)
     ok &= ev.body_cosine[rows, best] >= model.min_cosine
     return np.asarray(ok & (ev.top_value >= CAP_FOOT_TOP_RELATIVE * ev.rim_value))
