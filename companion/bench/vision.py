@@ -166,6 +166,9 @@ class DomeSample:
     #: modulo 90), when known (``_settled_face``); None otherwise.
     face_xy: tuple[float, float] | None = None
     face_angle_deg: float | None = None
+    #: How wide the camera sees the die (px; ``companion.vision.reader.die_seen_px``),
+    #: as the board reader tells the die reader in play; None: not measured.
+    seen_px: float | None = None
 
 
 def dome_crop_from_camera(frame: NDArray[np.uint8], camera: Any, layout: Any,
@@ -232,6 +235,8 @@ def sample_in_scene(seed: int, scene: Any, die: Any, place_face: bool | None) ->
     *place_face*, where its top face lies (``_settled_face``); None: where
     it lies if the renderer drew the die's top at all (a die under a hand)."""
     from companion.sim import render
+    from companion.vision.geometry import BoardGeometry
+    from companion.vision.reader import die_seen_px
 
     layout = _layout()
     frame, truth = render(_OPENING, die, scene, seed=seed)
@@ -239,7 +244,8 @@ def sample_in_scene(seed: int, scene: Any, die: Any, place_face: bool | None) ->
     known = truth.die_top_px is not None if place_face is None else place_face
     face = _settled_face(seed, layout, truth) if known else None
     return DomeSample(seed, crop, die.value, die.state, die.edition, _die_covered(truth),
-                      None if face is None else face[0], None if face is None else face[1])
+                      None if face is None else face[0], None if face is None else face[1],
+                      die_seen_px(BoardGeometry.from_layout(layout), truth.camera))
 
 
 def _settled_face(seed: int, layout: Any, truth: Any,
@@ -348,9 +354,10 @@ def bench_dice_rendered(frames: int, seed: int) -> None:
 
     print(f"Rendered dome frames ({frames}, 1280x720, seeds {seed}..{seed + frames - 1})")
     templates = learned_digit_faces()
-    readers: dict[str, Callable[[NDArray[np.uint8]], Any]] = {
-        "pips": read_die_in_dome,
-        "digits": templates.read,
+    # Pip dice are read as in play, told how wide the camera sees the die.
+    readers: dict[str, Callable[[DomeSample], Any]] = {
+        "pips": lambda sample: read_die_in_dome(sample.crop, seen_px=sample.seen_px),
+        "digits": lambda sample: templates.read(sample.crop),
     }
     counts: Counter[tuple[str, str, str]] = Counter()
     by_face: Counter[tuple[int, str]] = Counter()
@@ -361,7 +368,7 @@ def bench_dice_rendered(frames: int, seed: int) -> None:
     for i, sample in enumerate(_samples(seed, frames)):
         read += 1
         start, cpu_start = time.perf_counter(), time.process_time()
-        reading = readers[sample.edition](sample.crop)
+        reading = readers[sample.edition](sample)
         seconds += time.perf_counter() - start
         cpu_seconds += time.process_time() - cpu_start
         outcome = _outcome(sample, reading)

@@ -10,6 +10,7 @@ of the dome (``companion.vision.dice``). No stage keeps the frame.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -43,6 +44,13 @@ HIDDEN_REUSE = 2
 
 DieReader = Callable[[np.ndarray], DieReading]
 
+
+class SizedDieReader(Protocol):
+    """The default dome reader, which is also told how wide the camera sees
+    the die (``seen_px``; see :func:`die_seen_px`)."""
+
+    def __call__(self, crop: np.ndarray, seen_px: float | None = None) -> DieReading: ...
+
 #: The colour each hole belongs to (Home and Finish holes) or None (the track).
 HOLE_OWNER: tuple[str | None, ...] = tuple(
     n.split(":")[0] if n.split(":")[0] in COLORS else None for n in HOLE_NAMES
@@ -57,7 +65,7 @@ HOLE_PRINT: tuple[str | None, ...] = tuple(
 )
 
 
-def _default_die_reader(geometry: BoardGeometry, calibration: Calibration | None) -> DieReader | None:
+def _default_die_reader(geometry: BoardGeometry, calibration: Calibration | None) -> SizedDieReader | None:
     """The die engineer's dome reader for this board's die, when it is part of this build:
     the die faces learned at calibration when there are some (a digit die), else pips."""
     import companion.vision.dice as dice
@@ -69,14 +77,32 @@ def _default_die_reader(geometry: BoardGeometry, calibration: Calibration | None
     fraction = dice_fraction(geometry)
     faces = calibration.die_faces if calibration is not None else None
 
-    def read(crop: np.ndarray) -> DieReading:
+    def read(crop: np.ndarray, seen_px: float | None = None) -> DieReading:
         reading: DieReading = (
-            read_die_in_dome(crop, fraction=fraction) if faces is None
+            read_die_in_dome(crop, fraction=fraction, seen_px=seen_px) if faces is None
             else faces.read(crop, fraction)
         )
         return reading
 
     return read
+
+
+class Projects(Protocol):
+    """A camera that maps board points (mm, z up) to pixels: the board
+    reader's fitted :class:`CameraPose`, or the renderer's own camera."""
+
+    def project(self, points_mm: np.ndarray) -> np.ndarray: ...
+
+
+def die_seen_px(geometry: BoardGeometry, camera: Projects) -> float:
+    """How many pixels wide *camera* sees the die's top face (the geometric
+    mean of its two sides through the dome's centre): the die reader reads a
+    die seen small more strictly (docs/vision-dice.md, "Session 22")."""
+    (cx, cy), s = geometry.die_center_mm, geometry.die_size_mm
+    ends = np.array([[cx - s / 2, cy, s], [cx + s / 2, cy, s], [cx, cy - s / 2, s], [cx, cy + s / 2, s]],
+                    np.float64)
+    p = np.asarray(camera.project(ends), np.float64).reshape(4, 2)
+    return float(np.sqrt(np.linalg.norm(p[1] - p[0]) * np.linalg.norm(p[3] - p[2])))
 
 
 def dice_fraction(geometry: BoardGeometry) -> float:
@@ -109,7 +135,11 @@ class BoardReader:
             calibration.colour_model() if calibration is not None else ColourModel.default()
         )
         self.calibration = calibration
-        self.die_reader = (die_reader or _default_die_reader(self.geometry, calibration)) if read_die else None
+        #: The default reader is also told how wide the camera sees the die.
+        self._sized_die_reader = (_default_die_reader(self.geometry, calibration)
+                                  if read_die and die_reader is None else None)
+        self.die_reader: DieReader | None = (die_reader or self._sized_die_reader) if read_die else None
+        self._die_seen_px: float | None = None
         self._plan_key: tuple[int, tuple[int, int]] | None = None
         self._plan: SamplePlan | None = None
         self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None
@@ -163,6 +193,7 @@ class BoardReader:
                 self._plan.depth_mm, self._plan.points["base"],
             )
             r = self.geometry.dome_radius_mm
+            self._die_seen_px = die_seen_px(self.geometry, pose.camera)
             self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_CROP_PX,
                                             DOME_SPAN_RADII * r / 2)
         return self._plan
@@ -220,7 +251,8 @@ class BoardReader:
         ):
             self._last_die = (last[0], last[1], last[2] + 1)
             return last[1], signature
-        reading = self.die_reader(crop)
+        sized = self._sized_die_reader
+        reading = sized(crop, seen_px=self._die_seen_px) if sized is not None else self.die_reader(crop)
         self._last_die = (signature, reading, 0)
         return reading, signature
 

@@ -140,6 +140,7 @@ def read_die_in_dome(
     crop_bgr: NDArray[np.uint8],
     fraction: float = DEFAULT_DIE_FRACTION,
     faces: Mapping[int, Mapping[int, FloatImage]] | None = None,
+    seen_px: float | None = None,
 ) -> DieReading:
     """The die's state and value from a rectified dome crop (see the module doc).
 
@@ -151,10 +152,14 @@ def read_die_in_dome(
     ``FaceTemplates.read``, which adds the thorough search and the value
     check and announces fewer wrong values (docs/vision-dice.md, "Faces
     learned by the camera in play"); use that.
+
+    *seen_px*, when the caller knows it, is the die's width in the camera's
+    own pixels: a die seen small is read more strictly
+    (``NetAcceptance.small_die_px``). None: as a die seen large.
     """
     if faces is not None:
         return judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
-    learned = read_by_classifier(crop_bgr, fraction)
+    learned = read_by_classifier(crop_bgr, fraction, seen_px=seen_px)
     if learned.state == "settled":
         return learned
     # The classifier saw no flat face it is sure of: a die leaning on the
@@ -295,6 +300,20 @@ class NetAcceptance:
     #: docs/vision-dice.md, "Session 17b".
     outerless: frozenset[int] = frozenset({1})
     min_cnn_outerless: float = 0.9
+    #: Session 22: a die the camera sees under ``small_die_px`` frame pixels
+    #: wide (a 640x480 camera: 8-18 px; 1280x720: 13-24) is read from a crop
+    #: the rectification blew up from a few pixels a pip, and a lost pip
+    #: there is read at full confidence as another layout (held-out whole
+    #: games at 640x480: a 5 read as 4, a 3 as 2, each at 1.0, and the move
+    #: then called illegal). Any value of such a die is announced only when
+    #: the convolutional reader gives it at least ``min_cnn_small`` at each
+    #: quarter turn of the located window. On development dice at 640x480
+    #: (152000-159999, 8,000 settled): wrong values 12 -> 2 of 5,077 read
+    #: (all ten refused were seen under 14.5 px), right reads 5,065 -> 4,481;
+    #: at 1280x720 (705000-708999, 4,000) none wrong before or after, right
+    #: reads 3,327 -> 3,261. docs/vision-dice.md, "Session 22".
+    small_die_px: float = 16.0
+    min_cnn_small: float = 0.98
 
     def placed(self, face: NetFace, max_rival: float | None = None) -> bool:
         """A face was found where a flat die rests, and no other value rivals it
@@ -323,19 +342,25 @@ NET_ACCEPT = NetAcceptance()
 
 def read_by_classifier(
     crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION,
-    accept: NetAcceptance = NET_ACCEPT,
+    accept: NetAcceptance = NET_ACCEPT, seen_px: float | None = None,
 ) -> DieReading:
-    """Settled with a value when the learned classifier finds a face it is sure of, else hidden."""
+    """Settled with a value when the learned classifier finds a face it is sure of, else hidden.
+
+    *seen_px*, when known, is how many pixels wide the camera sees the die
+    (``NetAcceptance.small_die_px``): a small die needs the convolutional
+    reader's firm agreement."""
     if not 0.02 <= fraction <= 0.5:
         raise ValueError(f"die fraction {fraction} is not plausible (expected 0.02..0.5)")
     gray = to_gray(crop_bgr).astype(np.float32)
     face = search_face(gray, fraction, pip_net(), DOME_SPAN_RADII)
+    small = seen_px is not None and seen_px < accept.small_die_px
+    floor = accept.min_cnn_small if small else accept.min_cnn_outerless if face.value in accept.outerless else None
     if _announced(crop_bgr, gray, face, fraction, accept) and (
-            face.value not in accept.outerless
-            or float(_located(gray, face, fraction)[:, face.value].min()) >= accept.min_cnn_outerless):
+            floor is None or float(_located(gray, face, fraction)[:, face.value].min()) >= floor):
         return DieReading("settled", face.value, _clip(face.probability))
     again = read_again(crop_bgr, gray, face, fraction, accept)
-    if again is not None:
+    if again is not None and (
+            not small or float(_located(gray, face, fraction)[:, face.value].min()) >= accept.min_cnn_small):
         return DieReading("settled", face.value, _clip(again))
     return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
 
