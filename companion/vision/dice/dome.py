@@ -354,14 +354,18 @@ def read_by_classifier(
     gray = to_gray(crop_bgr).astype(np.float32)
     face = search_face(gray, fraction, pip_net(), DOME_SPAN_RADII)
     small = seen_px is not None and seen_px < accept.small_die_px
-    floor = accept.min_cnn_small if small else accept.min_cnn_outerless if face.value in accept.outerless else None
-    if _announced(crop_bgr, gray, face, fraction, accept) and (
-            floor is None or float(_located(gray, face, fraction)[:, face.value].min()) >= floor):
-        return DieReading("settled", face.value, _clip(face.probability))
-    again = read_again(crop_bgr, gray, face, fraction, accept)
-    if again is not None and (
-            not small or float(_located(gray, face, fraction)[:, face.value].min()) >= accept.min_cnn_small):
-        return DieReading("settled", face.value, _clip(again))
+    # A small die's reading is no surer than the convolutional reader's
+    # agreement: a read under the loop's bar for a weak read lets a move of
+    # another value be asked about rather than called (``Loop._weak_read_misread``).
+    agreed = float(_located(gray, face, fraction)[:, face.value].min()) if small and face.value != NO_FACE else 1.0
+    floor = accept.min_cnn_outerless if not small and face.value in accept.outerless else None
+    if not small or agreed >= accept.min_cnn_small:
+        if _announced(crop_bgr, gray, face, fraction, accept) and (
+                floor is None or float(_located(gray, face, fraction)[:, face.value].min()) >= floor):
+            return DieReading("settled", face.value, _clip(min(face.probability, agreed)))
+        again = read_again(crop_bgr, gray, face, fraction, accept)
+        if again is not None:
+            return DieReading("settled", face.value, _clip(min(again, agreed)))
     return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
 
 
