@@ -14,6 +14,7 @@ from companion.live.observations import (
     BoardLost,
     BoardStable,
     BoardUnclear,
+    BoardUnsettled,
     DieCocked,
     Observation,
     PopReadLate,
@@ -29,6 +30,8 @@ def from_vision(event: Any) -> Observation | None:
     t = float(event.t)
     if kind == "PositionStable":
         return BoardStable(t, {c: list(p) for c, p in event.pegs.items()})
+    if kind == "PositionUnsettled":
+        return BoardUnsettled(t)
     if kind == "PopSettled":
         return PopSettled(t, int(event.value), float(event.confidence), float(event.blind_s))
     if kind == "PopUnread":

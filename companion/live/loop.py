@@ -56,6 +56,7 @@ from companion.live.observations import (
     BoardLost,
     BoardStable,
     BoardUnclear,
+    BoardUnsettled,
     CameraBack,
     CameraLost,
     DieCocked,
@@ -508,6 +509,10 @@ class Loop:
         #: When a board last agreed with the game (after the loop acted on it).
         self.board_agreed_at: float | None = None
         self.board_stale = False  # the last board must change before it is fed again
+        #: The camera reads another position than the last one reported, not
+        #: yet stable (``BoardUnsettled``): a board held before a call is not
+        #: judged on the clock until a position is reported again.
+        self.board_unsettled = False
         self.illegal_board: boards.Board | None = None  # a wrong board already announced
         #: While judging again after a voice correction: the board called
         #: before it (not called a second time).
@@ -632,7 +637,10 @@ class Loop:
             if isinstance(obs, (BoardStable, PopSettled, PopUnread, PopReadLate)):
                 self.missed_while_paused = True  # resume must check the board
         elif isinstance(obs, BoardStable):
+            self.board_unsettled = False
             self._on_board(obs)
+        elif isinstance(obs, BoardUnsettled):
+            self.board_unsettled = True
         elif isinstance(obs, (PopSettled, PopUnread)):
             self._on_pop(obs)
         elif isinstance(obs, PopReadLate):
@@ -2607,7 +2615,12 @@ class Loop:
     def _timers(self) -> None:
         t = self.t
         tm = self.timers
-        if self.transit is not None and t - self.transit[1] >= self.transit[2] - 1e-9:
+        if self.transit is not None and not self.board_unsettled and t - self.transit[1] >= self.transit[2] - 1e-9:
+            # (A board the camera no longer reads steadily waits for the next
+            # report: fresh whole game seed 194 at 640x480, Yellow's peg read
+            # seated a space past the end of its move for a second as it was
+            # carried on, and called 0.8 s after it had come down in its
+            # place, while hands kept that place from being reported.)
             if self.stage == "game":
                 self._evaluate(self.transit[0])  # it stayed: judged now (called, unless explained)
             self.transit = None

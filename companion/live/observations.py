@@ -24,6 +24,16 @@ class BoardStable:
 
 
 @dataclass(frozen=True)
+class BoardUnsettled:
+    """The camera now reads another position than the last one reported, not
+    yet stable: the last one may no longer be on the table (a peg in the hand
+    read seated on its way, carried on since), so nothing is judged on it
+    until a position is reported again."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class PopSettled:
     """The die was disturbed (popped) and has settled showing *value*.
 
@@ -126,6 +136,7 @@ class Tick:
 
 Observation = (
     BoardStable
+    | BoardUnsettled
     | PopSettled
     | PopUnread
     | PopReadLate
@@ -164,6 +175,7 @@ _KINDS: dict[str, type] = {
     "board-lost": BoardLost,
     "board-found": BoardFound,
     "board-unclear": BoardUnclear,
+    "board-unsettled": BoardUnsettled,
     "camera-lost": CameraLost,
     "camera-back": CameraBack,
     "tick": Tick,

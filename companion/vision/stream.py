@@ -18,6 +18,11 @@ that spoke on every frame would nag and misjudge. So:
   whose other holes may flicker. And it is reported
   once more after each pop, when the position reported is read unchanged
   for that long after it (so the referee knows no peg moved since the pop).
+* A position is **unsettled** (``PositionUnsettled``, once) when a complete
+  frame reads another position than the one last reported: that one may no
+  longer be on the table (a peg carried on to its place, read seated on its
+  way for a second while hands kept the next position from standing). The
+  next position that stands is then reported even if it is the same one.
 * A **pop** is reported when the die has been *disturbed* (its dome
   thumbnail seen changing between two frames under one pose: a hand, a
   tumble) and then the thumbnail stays still for ``settle_s`` seconds while
@@ -74,6 +79,15 @@ class PositionStable:
 
     t: float
     pegs: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class PositionUnsettled:
+    """A complete frame read another position than the one last reported:
+    until a position is reported again (even the same one), the referee must
+    not take the last one as still standing."""
+
+    t: float
 
 
 @dataclass(frozen=True)
@@ -137,7 +151,8 @@ class PopReadLate:
 
 
 VisionEvent = (
-    PositionStable | PopSettled | PopUnread | PopReadLate | DieCocked | BoardLost | BoardFound | BoardUnclear
+    PositionStable | PositionUnsettled | PopSettled | PopUnread | PopReadLate | DieCocked | BoardLost
+    | BoardFound | BoardUnclear
 )
 
 
@@ -203,6 +218,9 @@ class VisionStream:
         self._stretch_since: float | None = 0.0  # start of this stretch of whole views
         self._last_complete = 0.0
         self._reported: Mapping[str, tuple[str, ...]] | None = None
+        #: A complete frame has read another position since the last report
+        #: (``PositionUnsettled`` said): the next position standing is reported.
+        self._unsettled = False
         self._missing_since: float | None = None
         self._lost_reported = False
         self._unclear_since: float | None = None  # found, never whole since
@@ -351,6 +369,9 @@ class VisionStream:
         self._unclear_reported = False
         pegs = reading.pegs
         self._confirm(pegs, t, events)
+        if self._reported is not None and not self._unsettled and dict(pegs) != dict(self._reported):
+            self._unsettled = True
+            events.append(PositionUnsettled(t))
         if self._candidate is None or dict(pegs) != dict(self._candidate):
             self._candidate = pegs
             self._candidate_held = 0.0
@@ -364,9 +385,10 @@ class VisionStream:
         if (
             held >= self.position_stable_s - 1e-9
             and self._doubt_settled(reading, t)
-            and (self._reported is None or dict(pegs) != dict(self._reported))
+            and (self._reported is None or dict(pegs) != dict(self._reported) or self._unsettled)
         ):
             self._reported = pegs
+            self._unsettled = False
             events.append(PositionStable(t, pegs))
 
     def _note_pegs(self, pegs: Mapping[str, tuple[str, ...]], t: float) -> None:
@@ -428,6 +450,7 @@ class VisionStream:
             self._confirm_since = t
         if t - self._confirm_since >= self.position_stable_s - 1e-9:
             self._confirm_pending = False
+            self._unsettled = False
             events.append(PositionStable(t, self._reported))
 
     # -- the die -----------------------------------------------------------

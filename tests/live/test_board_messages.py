@@ -10,6 +10,7 @@ from companion.live.observations import (
     BoardLost,
     BoardStable,
     BoardUnclear,
+    BoardUnsettled,
     Tick,
     from_json,
     to_json,
@@ -49,3 +50,8 @@ def test_a_lost_board_is_said_after_a_while_and_its_return_too() -> None:
 def test_board_unclear_round_trips_through_the_observation_file() -> None:
     assert to_json(BoardUnclear(2.5)) == {"t": 2.5, "board-unclear": True}
     assert from_json({"t": 2.5, "board-unclear": True}) == BoardUnclear(2.5)
+
+
+def test_board_unsettled_round_trips_through_the_observation_file() -> None:
+    assert to_json(BoardUnsettled(3.5)) == {"t": 3.5, "board-unsettled": True}
+    assert from_json({"t": 3.5, "board-unsettled": True}) == BoardUnsettled(3.5)

@@ -19,7 +19,7 @@ from test_live_loop import board, kinds, said, started
 from companion.cli import main
 from companion.live.judge import event_key
 from companion.live.loop import CALL_HOLD_S, LoopSettings
-from companion.live.observations import BoardStable, PopSettled, Tick, to_json
+from companion.live.observations import BoardStable, BoardUnsettled, PopSettled, Tick, to_json
 from companion.live.scripted import scripted_game
 
 BLUE = ["track:10", "home", "home", "home"]
@@ -66,6 +66,35 @@ def test_a_wrong_count_put_right_before_it_has_stood_is_not_called() -> None:
     loop.handle(Tick(12.0 + 2 * CALL_HOLD_S))
     assert "illegal" not in kinds(loop)
     assert loop.referee.phase == "move" and loop.referee.pending_pop == 2
+
+
+def test_a_board_the_camera_no_longer_reads_steadily_waits_for_the_next_report() -> None:
+    """Fresh whole game seed 194 at 640x480: a peg carried on, read seated a
+    space past its place for a second, then read in its place while hands
+    kept that from standing (``BoardUnsettled``): not judged on the clock;
+    the next board reported decides (here the right move)."""
+    loop, _ = _red_on_1_popped_2()
+    loop.handle(BoardStable(12.0, THREE_ON))  # read on its way
+    loop.handle(BoardUnsettled(12.6))  # the camera reads something else now
+    loop.handle(Tick(12.0 + CALL_HOLD_S))
+    loop.handle(Tick(12.0 + 2 * CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    loop.handle(BoardStable(15.5, TWO_ON))  # down where the 2 takes it
+    assert "illegal" not in kinds(loop)
+    assert kinds(loop)[-2:] == ["move", "turn"]
+
+
+def test_a_wrong_count_reported_again_after_it_was_unsettled_is_called() -> None:
+    """The same wrong board reported again (a flicker unsettled it) has
+    stood since it was first seen: called at once."""
+    loop, speaker = _red_on_1_popped_2()
+    loop.handle(BoardStable(12.0, THREE_ON))
+    loop.handle(BoardUnsettled(12.3))
+    loop.handle(Tick(12.0 + CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    loop.handle(BoardStable(12.0 + CALL_HOLD_S + 0.2, THREE_ON))
+    assert kinds(loop)[-1] == "illegal"
+    assert said(speaker)[-1] == "That peg moved 3 spaces, but the pop was 2."
 
 
 def test_a_wrong_count_with_the_next_pop_already_seen_is_called_at_once() -> None:
