@@ -305,15 +305,19 @@ class NetAcceptance:
     #: the rectification blew up from a few pixels a pip, and a lost pip
     #: there is read at full confidence as another layout (held-out whole
     #: games at 640x480: a 5 read as 4, a 3 as 2, each at 1.0, and the move
-    #: then called illegal). Any value of such a die is announced only when
-    #: the convolutional reader gives it at least ``min_cnn_small`` at each
-    #: quarter turn of the located window. On development dice at 640x480
-    #: (152000-159999, 8,000 settled): wrong values 12 -> 2 of 5,077 read
-    #: (all ten refused were seen under 14.5 px), right reads 5,065 -> 4,481;
-    #: at 1280x720 (705000-708999, 4,000) none wrong before or after, right
-    #: reads 3,327 -> 3,261. docs/vision-dice.md, "Session 22".
+    #: then called illegal; the convolutional reader gave the value read
+    #: 0.004-0.04 at some quarter turn). Such a die's reading is no surer
+    #: than the convolutional reader's least probability of its value over
+    #: the quarter turns of the located window: under the loop's bar for a
+    #: weak read, a move another value makes legal is asked about, not
+    #: called. ``min_cnn_small`` refuses the read below it: 0.98 took wrong
+    #: values on development dice at 640x480 from 12 to 2 of 5,077 read (and
+    #: on fresh ones 5 to 0) for one right read in nine, but whole held-out
+    #: games refereed worse (more pops unread: 2 -> 3 false calls and 6 -> 3
+    #: games right in seeds 184-199), so it is not used (0).
+    #: docs/vision-dice.md, "Session 22".
     small_die_px: float = 16.0
-    min_cnn_small: float = 0.98
+    min_cnn_small: float = 0.0
 
     def placed(self, face: NetFace, max_rival: float | None = None) -> bool:
         """A face was found where a flat die rests, and no other value rivals it
@@ -358,14 +362,15 @@ def read_by_classifier(
     # agreement: a read under the loop's bar for a weak read lets a move of
     # another value be asked about rather than called (``Loop._weak_read_misread``).
     agreed = float(_located(gray, face, fraction)[:, face.value].min()) if small and face.value != NO_FACE else 1.0
-    floor = accept.min_cnn_outerless if not small and face.value in accept.outerless else None
-    if not small or agreed >= accept.min_cnn_small:
-        if _announced(crop_bgr, gray, face, fraction, accept) and (
-                floor is None or float(_located(gray, face, fraction)[:, face.value].min()) >= floor):
-            return DieReading("settled", face.value, _clip(min(face.probability, agreed)))
-        again = read_again(crop_bgr, gray, face, fraction, accept)
-        if again is not None:
-            return DieReading("settled", face.value, _clip(min(again, agreed)))
+    if small and agreed < accept.min_cnn_small:
+        return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
+    if _announced(crop_bgr, gray, face, fraction, accept) and (
+            face.value not in accept.outerless
+            or float(_located(gray, face, fraction)[:, face.value].min()) >= accept.min_cnn_outerless):
+        return DieReading("settled", face.value, _clip(min(face.probability, agreed)))
+    again = read_again(crop_bgr, gray, face, fraction, accept)
+    if again is not None:
+        return DieReading("settled", face.value, _clip(min(again, agreed)))
     return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
 
 
