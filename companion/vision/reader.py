@@ -96,8 +96,8 @@ class Projects(Protocol):
 
 def die_seen_px(geometry: BoardGeometry, camera: Projects) -> float:
     """How many pixels wide *camera* sees the die's top face (the geometric
-    mean of its two sides through the dome's centre): the die reader reads a
-    die seen small more strictly (docs/vision-dice.md, "Session 22")."""
+    mean of its two sides through the dome's centre): a die seen small is no
+    surer than the die reader's second opinion (docs/vision-dice.md, "Session 22")."""
     (cx, cy), s = geometry.die_center_mm, geometry.die_size_mm
     ends = np.array([[cx - s / 2, cy, s], [cx + s / 2, cy, s], [cx, cy - s / 2, s], [cx, cy + s / 2, s]],
                     np.float64)

@@ -154,8 +154,9 @@ def read_die_in_dome(
     learned by the camera in play"); use that.
 
     *seen_px*, when the caller knows it, is the die's width in the camera's
-    own pixels: a die seen small is read more strictly
-    (``NetAcceptance.small_die_px``). None: as a die seen large.
+    own pixels: a die seen small is no surer than the convolutional reader's
+    agreement with its value (``NetAcceptance.small_die_px``). None: as a
+    die seen large.
     """
     if faces is not None:
         return judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
@@ -351,8 +352,8 @@ def read_by_classifier(
     """Settled with a value when the learned classifier finds a face it is sure of, else hidden.
 
     *seen_px*, when known, is how many pixels wide the camera sees the die
-    (``NetAcceptance.small_die_px``): a small die needs the convolutional
-    reader's firm agreement."""
+    (``NetAcceptance.small_die_px``): a small die's confidence is no more
+    than the convolutional reader's agreement with its value."""
     if not 0.02 <= fraction <= 0.5:
         raise ValueError(f"die fraction {fraction} is not plausible (expected 0.02..0.5)")
     gray = to_gray(crop_bgr).astype(np.float32)
@@ -366,7 +367,8 @@ def read_by_classifier(
         return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
     if _announced(crop_bgr, gray, face, fraction, accept) and (
             face.value not in accept.outerless
-            or float(_located(gray, face, fraction)[:, face.value].min()) >= accept.min_cnn_outerless):
+            or (agreed if small else float(_located(gray, face, fraction)[:, face.value].min()))
+            >= accept.min_cnn_outerless):
         return DieReading("settled", face.value, _clip(min(face.probability, agreed)))
     again = read_again(crop_bgr, gray, face, fraction, accept)
     if again is not None:
