@@ -204,3 +204,25 @@ def test_a_die_that_lands_just_slightly_differently_is_still_a_pop() -> None:
     three = DieReading("settled", 3, 0.9)
     script = [(three, before, 1.0), (HIDDEN, None, 0.3), (three, after, 1.0)]
     assert pops(_noisy_run(VisionStream(), script)) == [3]
+
+
+def test_an_unread_rest_cut_short_by_the_next_pop_is_a_pop_not_read() -> None:
+    """Fresh whole game seed 213 at 640x480: Blue's 1, a faint digit, lay
+    unread for 3.3 s while Blue's hand moved a peg (two hand-free frames),
+    then Red popped: Blue's pop went unreported and a move was called. A
+    still period that long, lying differently from the last rest after a
+    tumble, is a pop even though no value was read."""
+    from companion.vision.stream import UNREAD_CUT_SHORT_S
+
+    faint = DieReading("hidden", None, 0.6)
+    one = DieReading("settled", 1, 0.99)
+
+    def script(rest_s: float) -> list[tuple[FrameReading, float]]:
+        return [(frame(die=one, lie=1), 1.0), (frame(die=HIDDEN, lie=9), 0.3),
+                (frame(die=faint, lie=2), 2 / FPS), (frame(die=faint, lie=2, hand=True), rest_s - 2 / FPS),
+                (frame(die=HIDDEN, lie=8, hand=True), 0.3)]
+
+    assert kinds(run(VisionStream(), script(UNREAD_CUT_SHORT_S + 0.2))).count("PopUnread") == 1
+    # A shorter still moment between two disturbances (the hand still on the
+    # dome, say) is no pop.
+    assert "PopUnread" not in kinds(run(VisionStream(), script(UNREAD_CUT_SHORT_S - 0.3)))

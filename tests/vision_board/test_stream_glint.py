@@ -11,6 +11,8 @@ frame); a glint stays and flickers.
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_stream_doubtful_empty import positions
 from test_stream_in_play import FPS, TWO, board, pegs
 
@@ -81,3 +83,50 @@ def test_a_peg_the_game_had_in_the_glinted_hole_is_taken_away_only_after_the_dou
     assert found and found[0][1] == pegs(board())
     last_seen_there = 1.0 + max(i for i, r in enumerate(history) if r is there) / FPS
     assert found[0][0] >= last_seen_there + 1.2 - 1e-9
+
+
+def test_holes_unknown_on_every_frame_do_not_hold_up_the_die() -> None:
+    """Fresh whole game seed 200 at 640x480: track holes far from the
+    dome read unknown on nearly every frame for minutes (a small, tilted
+    board), so the board was always "under a hand"; Blue's 3, a digit too
+    faint to read, lay in plain view but never had the hand-free time an
+    unread pop needs, and went unreported: the turns ran one out and three
+    moves were called. Holes unknown on nearly every frame of the window are
+    a blemish or a resting hand, not one reaching for the dome (a hand on
+    the dome shows in the die's own read)."""
+    from test_stream_events import HIDDEN, frame, kinds, run
+
+    from companion.vision.dice.reading import DieReading
+    from companion.vision.readings import HoleReading
+
+    def blemished(**kwargs: Any) -> FrameReading:
+        reading = frame(**kwargs)
+        holes = (HoleReading("track:12", "unknown", 0.0), HoleReading("track:13", "unknown", 0.0))
+        return FrameReading(found=True, holes=reading.holes + holes, pegs=reading.pegs, hand=True,
+                            die=reading.die, dome_signature=reading.dome_signature)
+
+    one, faint = DieReading("settled", 1, 0.99), DieReading("hidden", None, 0.99)
+    popped = [(blemished(die=HIDDEN, lie=9), 0.3), (blemished(die=faint, lie=2), 4.0)]
+    assert "PopUnread" in kinds(run(VisionStream(), [(blemished(die=one, lie=1), GLINT_WINDOW_S + 1.0), *popped]))
+    # Holes a hand has just come over still hold the die's clocks.
+    assert "PopUnread" not in kinds(run(VisionStream(), [(frame(die=one, lie=1), GLINT_WINDOW_S + 1.0), *popped]))
+
+
+def test_holes_unknown_here_and_there_are_no_hand_over_the_dome() -> None:
+    """Fresh whole game seed 191 at 640x480: a Home hole of Yellow's, one of
+    Green's and Blue's Finish 2 washed out for seconds (none beside another),
+    and Yellow's second 6 never had the hand-free frames a same-face pop
+    needs. A hand covers holes side by side on its way to the dome."""
+    from companion.vision.readings import HoleReading
+    from companion.vision.stream import may_shade_dome
+
+    def covering(*holes: str) -> FrameReading:
+        return FrameReading(found=True, holes=tuple(HoleReading(h, "unknown", 0.0) for h in holes), hand=True)
+
+    assert not may_shade_dome(covering("yellow:home:4", "green:home:3", "blue:finish:2", "track:16"))
+    assert not may_shade_dome(covering("track:5"))
+    assert may_shade_dome(covering("track:16", "track:17"))
+    assert may_shade_dome(covering("red:home:4", "track:1"))  # a Home beside its Start
+    assert may_shade_dome(covering("blue:finish:1", "track:7"))  # a Finish beside its way in
+    assert may_shade_dome(covering("green:finish:4"))  # beside the dome
+    assert not may_shade_dome(covering("track:5", "track:7"), glints=frozenset({"track:7"}))

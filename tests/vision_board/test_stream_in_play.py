@@ -82,7 +82,10 @@ def test_an_unplayed_colours_peg_on_the_track_is_kept_and_holes_of_the_playing_c
 def test_a_lone_unknown_track_or_home_hole_is_no_hand_over_the_dome() -> None:
     assert not may_shade_dome(board(track_12="unknown"))
     assert not may_shade_dome(board(red_home_1="unknown"))
-    assert may_shade_dome(board(red_finish_1="unknown"))
+    # A Finish hole near the dome may be a hand's edge over it; one out by the
+    # track is a blemish like any other (since session 23: see test_stream_glint.py).
+    assert may_shade_dome(board(red_finish_3="unknown"))
+    assert not may_shade_dome(board(red_finish_1="unknown"))
     assert may_shade_dome(board(track_12="unknown", track_13="unknown"))
     assert not may_shade_dome(board())
 
