@@ -1020,7 +1020,7 @@ class Loop:
         count, a peg in the hand read seated on its way, a peg misread for a
         moment); 0 once play has gone on (a pop held since, or one unread
         that is not the mover's own, still to be moved)."""
-        if self._in_transit(whole, expected):
+        if self._in_transit(whole, expected) or self._victim_lifted_first(whole, expected):
             return TRANSIT_HOLD_S
         if self.held_pops or boards.same(whole, expected, list(expected)):
             return 0.0
@@ -1056,6 +1056,28 @@ class Loop:
         if mover is None or not boards.same_but(whole, expected, mover) or boards.same(whole, expected, [mover]):
             return False
         return pips_needed({mover: expected[mover]}, {mover: whole.get(mover, [])}) > limit
+
+    def _victim_lifted_first(self, whole: boards.Board, expected: boards.Board) -> bool:
+        """Whether *whole* differs from the game only in one peg of another
+        colour, gone from where a legal move of the player to move would bump
+        it and seen over another hole: the victim lifted before the bump, in
+        the hand that carries it Home (a fresh whole rendered game at 640x480:
+        Red's peg, lifted off 26 before Blue's 6 landed there, read on Red's
+        Finish 1 for two seconds and called "not Red's turn"). The bump that
+        follows shows on the next board."""
+        state, mover = self.referee.state, self.referee.player
+        if state is None or state.phase is not Phase.MOVE or mover is None:
+            return False
+        changed = [c for c in expected if Counter(whole.get(c, ())) != Counter(expected[c])]
+        if len(changed) != 1 or changed[0] == mover:
+            return False
+        victim = changed[0]
+        gone = Counter(expected[victim]) - Counter(whole.get(victim, ()))
+        extra = Counter(whole.get(victim, ())) - Counter(expected[victim])
+        if sum(gone.values()) != 1 or sum(extra.values()) != 1 or "home" in extra:
+            return False
+        (place,) = list(gone)
+        return any(move.victim == victim and move.to_place == place for move in legal_moves(state))
 
     def _catch_up(self, whole: boards.Board, unread: _Unread | None = None) -> bool:
         """Several moves seen at once (the board was not readable while they

@@ -187,3 +187,47 @@ def test_a_move_on_an_unread_pop_with_pops_seen_since_waits_before_it_gives_the_
     loop.handle(Tick(20.0 + CALL_HOLD_S))
     assert "illegal" not in kinds(loop)
     assert kinds(loop)[-2:] == ["move", "turn"]
+
+
+
+def _red_to_bump_blue_on_10() -> tuple:
+    """Red comes out on a 6, moves 6 more to 7 and pops 3: 7 -> 10 bumps Blue."""
+    loop, speaker, _ = started(HELD)
+    for obs in [PopSettled(8.0, 6), BoardStable(9.0, OUT), PopSettled(10.0, 6),
+                BoardStable(11.0, board(red=["track:7", "home", "home", "home"], blue=BLUE)),
+                PopSettled(12.0, 3)]:
+        loop.handle(obs)
+    assert loop.referee.phase == "move" and loop.referee.player == "red"
+    return loop, speaker
+
+
+#: Blue's peg lifted off 10 before Red's bump, read over space 12 from the hand.
+LIFTED = board(red=["track:7", "home", "home", "home"], blue=["track:12", "home", "home", "home"])
+
+
+def test_a_victim_lifted_before_the_bump_and_read_over_another_hole_is_not_called() -> None:
+    """Fresh whole game seed 212 at 640x480: Red's peg on 26, which Blue's 6
+    from 20 would bump, was lifted first and read on Red's Finish 1 from the
+    hand for two seconds, and called "Not Red's turn". The bump that follows
+    is what the loop waits for."""
+    loop, _ = _red_to_bump_blue_on_10()
+    loop.handle(BoardStable(13.0, LIFTED))
+    loop.handle(Tick(13.0 + CALL_HOLD_S + 0.5))
+    assert "illegal" not in kinds(loop)
+    # Red lands on 10; Blue's peg is still in the hand, over 12.
+    loop.handle(BoardStable(15.0, board(red=["track:10", "home", "home", "home"], blue=["track:12", *BLUE[1:]])))
+    loop.handle(BoardStable(16.0, board(red=["track:10", "home", "home", "home"], blue=["home"] * 4)))
+    loop.handle(Tick(20.0))
+    assert "illegal" not in kinds(loop)
+    assert "bump" in kinds(loop)
+
+
+def test_a_victim_lifted_and_left_on_another_hole_is_called_once_it_has_stood_longer() -> None:
+    from companion.live.loop import TRANSIT_HOLD_S
+
+    loop, _ = _red_to_bump_blue_on_10()
+    loop.handle(BoardStable(13.0, LIFTED))
+    loop.handle(Tick(13.0 + TRANSIT_HOLD_S - 0.1))
+    assert "illegal" not in kinds(loop)
+    loop.handle(Tick(13.0 + TRANSIT_HOLD_S))
+    assert kinds(loop)[-1] == "illegal"
