@@ -69,6 +69,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.rules import COLORS, PEGS_PER_COLOR
+from companion.rules.board import START, TRACK_SPACES
 from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading
 
@@ -855,21 +856,21 @@ def _neighbours(hole: str) -> set[str]:
     space it is entered from; a Home and its colour's Start)."""
     parts = hole.split(":")
     if parts[0] == "track":
-        n = int(parts[1])
-        out = {f"track:{(n - 2) % 28 + 1}", f"track:{n % 28 + 1}"}
-        for colour, start in zip(COLORS, (1, 8, 15, 22), strict=True):
+        n = int(parts[1]) - 1  # 0-based, as the rules count the track
+        out = {f"track:{(n - 1) % TRACK_SPACES + 1}", f"track:{(n + 1) % TRACK_SPACES + 1}"}
+        for colour, start in zip(COLORS, START, strict=True):
             if n == start:
-                out |= {f"{colour}:home:{k}" for k in range(1, 5)}
-            if n == (start - 2) % 28 + 1:
+                out |= {f"{colour}:home:{k}" for k in range(1, PEGS_PER_COLOR + 1)}
+            if n == (start - 1) % TRACK_SPACES:
                 out.add(f"{colour}:finish:1")
         return out
     colour, kind, k = parts[0], parts[1], int(parts[2])
-    out = {f"{colour}:{kind}:{j}" for j in (k - 1, k + 1) if 1 <= j <= 4}
-    start = (1, 8, 15, 22)[COLORS.index(colour)]
+    out = {f"{colour}:{kind}:{j}" for j in (k - 1, k + 1) if 1 <= j <= PEGS_PER_COLOR}
+    start = START[COLORS.index(colour)]
     if kind == "home":
-        out.add(f"track:{start}")
+        out.add(f"track:{start + 1}")
     elif k == 1:
-        out.add(f"track:{(start - 2) % 28 + 1}")
+        out.add(f"track:{(start - 1) % TRACK_SPACES + 1}")
     return out
 
 
