@@ -852,8 +852,8 @@ def may_shade_dome(reading: FrameReading, glints: frozenset[str] = frozenset()) 
 
 def _neighbours(hole: str) -> set[str]:
     """The holes printed beside *hole* (by name: the next and previous on the
-    track, in a Home or in a Finish; a Finish's first hole and the track
-    space it is entered from; a Home and its colour's Start)."""
+    track or in a Finish; the other holes of a Home; a Finish's first hole
+    and the track space it is entered from; a Home and its colour's Start)."""
     parts = hole.split(":")
     if parts[0] == "track":
         n = int(parts[1]) - 1  # 0-based, as the rules count the track
@@ -865,11 +865,14 @@ def _neighbours(hole: str) -> set[str]:
                 out.add(f"{colour}:finish:1")
         return out
     colour, kind, k = parts[0], parts[1], int(parts[2])
-    out = {f"{colour}:{kind}:{j}" for j in (k - 1, k + 1) if 1 <= j <= PEGS_PER_COLOR}
     start = START[COLORS.index(colour)]
     if kind == "home":
-        out.add(f"track:{start + 1}")
-    elif k == 1:
+        # A Home's holes sit in one small cluster: each is beside the others
+        # (a benchmark game at 1280x720: a hand over Red's Home left its
+        # holes 2 and 4 unknown, and its shadow on the dome was a pop).
+        return {f"{colour}:home:{j}" for j in range(1, PEGS_PER_COLOR + 1) if j != k} | {f"track:{start + 1}"}
+    out = {f"{colour}:{kind}:{j}" for j in (k - 1, k + 1) if 1 <= j <= PEGS_PER_COLOR}
+    if k == 1:
         out.add(f"track:{(start - 1) % TRACK_SPACES + 1}")
     return out
 

@@ -127,6 +127,9 @@ def test_holes_unknown_here_and_there_are_no_hand_over_the_dome() -> None:
     assert not may_shade_dome(covering("track:5"))
     assert may_shade_dome(covering("track:16", "track:17"))
     assert may_shade_dome(covering("red:home:4", "track:1"))  # a Home beside its Start
+    # A Home's holes are one cluster (benchmark game 19 at 1280x720: a hand
+    # over Red's Home left holes 2 and 4 unknown; its shadow was a pop).
+    assert may_shade_dome(covering("red:home:2", "red:home:4"))
     assert may_shade_dome(covering("blue:finish:1", "track:7"))  # a Finish beside its way in
     assert may_shade_dome(covering("green:finish:4"))  # beside the dome
     assert not may_shade_dome(covering("track:5", "track:7"), glints=frozenset({"track:7"}))
