@@ -69,7 +69,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.rules import COLORS, PEGS_PER_COLOR
-from companion.rules.board import START, TRACK_SPACES
+from companion.rules.board import FINISH_SPACES, START, TRACK_SPACES
 from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading
 
@@ -871,7 +871,7 @@ def _neighbours(hole: str) -> set[str]:
         # (a benchmark game at 1280x720: a hand over Red's Home left its
         # holes 2 and 4 unknown, and its shadow on the dome was a pop).
         return {f"{colour}:home:{j}" for j in range(1, PEGS_PER_COLOR + 1) if j != k} | {f"track:{start + 1}"}
-    out = {f"{colour}:{kind}:{j}" for j in (k - 1, k + 1) if 1 <= j <= PEGS_PER_COLOR}
+    out = {f"{colour}:finish:{j}" for j in (k - 1, k + 1) if 1 <= j <= FINISH_SPACES}
     if k == 1:
         out.add(f"track:{(start - 1) % TRACK_SPACES + 1}")
     return out
