@@ -63,7 +63,7 @@ camera's rate and replays at the video's.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -214,6 +214,8 @@ class VisionStream:
         self._candidate_held = 0.0  # seconds it was seen whole, before this stretch
         #: Each peg off Home seen in complete frames: (colour, place) -> (first, last) time.
         self._pegs_seen: dict[tuple[str, str], tuple[float, float]] = {}
+        #: The pegs of ``_pegs_seen`` read doubtfully on some frame of their run.
+        self._doubted: set[tuple[str, str]] = set()
         #: Each hole read empty but doubtfully in complete frames: hole -> since when.
         self._doubtful_empty_since: dict[str, float] = {}
         self._stretch_since: float | None = 0.0  # start of this stretch of whole views
@@ -313,7 +315,9 @@ class VisionStream:
         empty, by count. Only holes unknown on between ``GLINT_MIN_SHARE``
         and ``GLINT_MAX_SHARE`` of the frames of the last ``GLINT_WINDOW_S``
         are taken so: a hand moves on within seconds, while one resting
-        still hides its holes on every frame and a glint flickers. The holes
+        still hides its holes on every frame and a glint flickers; and holes
+        unknown on more than that, when no more than ``STEADY_MAX_CLUSTER``
+        of the unknown holes lie side by side (a resting hand covers a patch). The holes
         are read empty with confidence 0, so a peg the reported position has
         there is taken away only after ``doubtful_stable_s``. Such holes
         (``_glints``) are no hand over the dome for the die's clocks either,
@@ -335,7 +339,17 @@ class VisionStream:
         self._glints = frozenset(hole for hole in unknown
                                  if GLINT_MIN_SHARE <= counts[hole] / frames <= GLINT_MAX_SHARE)
         self._steady = frozenset(hole for hole in unknown if counts[hole] / frames > GLINT_MAX_SHARE)
-        if self._glints != unknown or reading.misplaced:
+        # Holes unknown on nearly every frame are a hand resting still, or
+        # holes too small or blurred to read (a board far from the camera:
+        # fresh whole games at 640x480 read Red's Start and the space before
+        # it unknown from the first frame to the last, and never started). A
+        # hand covers a patch of holes side by side; only where no more than
+        # ``STEADY_MAX_CLUSTER`` of them lie side by side are they counted
+        # like glints.
+        blemishes = self._glints
+        if self._steady and _largest_cluster(unknown) <= STEADY_MAX_CLUSTER:
+            blemishes = blemishes | self._steady
+        if blemishes != unknown or reading.misplaced:
             return reading
         colours = self.colours if self.colours is not None else COLORS
         if any(len(reading.pegs.get(c, ())) != PEGS_PER_COLOR for c in colours):
@@ -386,6 +400,7 @@ class VisionStream:
             self._stretch_since = t  # the same position, seen again after a hand
         self._last_complete = t
         self._note_pegs(pegs, t)
+        self._doubted.update(new_doubtful_pegs(reading, None))
         self._note_doubtful_empties(reading, t)
         held = self._candidate_held + (t - self._stretch_since)
         if (
@@ -407,6 +422,7 @@ class VisionStream:
         for peg, (_, last) in list(self._pegs_seen.items()):
             if t - last > DOUBT_GAP_S:
                 del self._pegs_seen[peg]
+                self._doubted.discard(peg)
 
     def _note_doubtful_empties(self, reading: FrameReading, t: float) -> None:
         """Keep since when each hole has been read empty only doubtfully."""
@@ -438,7 +454,7 @@ class VisionStream:
         taken = self._pegs_doubtfully_gone()
         return all(
             t - self._pegs_seen.get(peg, (t, t))[0] >= self.doubtful_stable_s - 1e-9
-            for peg in new_doubtful_pegs(reading, self._reported)
+            for peg in new_doubtful_pegs(reading, self._reported, self._doubted)
         ) and all(t - self._doubtful_empty_since[hole] >= self.doubtful_stable_s - 1e-9 for hole in taken)
 
     def _confirm(self, pegs: Mapping[str, tuple[str, ...]], t: float, events: list[VisionEvent]) -> None:
@@ -812,6 +828,9 @@ SAME_FACE_CLEAR_FRAMES = 3
 GLINT_WINDOW_S = 10.0
 GLINT_MIN_SHARE = 0.5
 GLINT_MAX_SHARE = 0.9
+#: Holes unknown on nearly every frame count as empty by the pegs' count
+#: only where no more than this many of the unknown holes lie side by side.
+STEADY_MAX_CLUSTER = 2
 
 #: A peg read less surely than this (the pegs reader gives 0.3 to a peg seen
 #: only by a weak top colour, 0.2 to one seen only by its body) is doubtful.
@@ -879,8 +898,29 @@ def _neighbours(hole: str) -> set[str]:
 
 def _scattered(holes: list[str]) -> bool:
     """Whether no two of *holes* are printed side by side."""
-    chosen = set(holes)
-    return all(not (_neighbours(hole) & chosen) for hole in holes)
+    return _largest_cluster(holes) <= 1
+
+
+def _largest_cluster(holes: Collection[str]) -> int:
+    """How many of *holes* the largest group of them printed side by side holds.
+
+    >>> _largest_cluster(["track:1", "track:28", "track:5"])
+    2
+    >>> _largest_cluster([])
+    0
+    """
+    left = set(holes)
+    largest = 0
+    while left:
+        group = [left.pop()]
+        size = 0
+        while group:
+            size += 1
+            near = _neighbours(group.pop()) & left
+            left -= near
+            group.extend(near)
+        largest = max(largest, size)
+    return largest
 
 
 def peg_at(hole: str, state: str) -> tuple[str, str]:
@@ -904,11 +944,18 @@ def peg_at(hole: str, state: str) -> tuple[str, str]:
 
 
 def new_doubtful_pegs(reading: FrameReading,
-                      reported: Mapping[str, tuple[str, ...]] | None) -> list[tuple[str, str]]:
+                      reported: Mapping[str, tuple[str, ...]] | None,
+                      doubted: Collection[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """The pegs of *reading* read doubtfully that the *reported* position lacks.
 
     A doubtful peg the referee already has (a peg half hidden behind another
     for a whole game) changes nothing; only a change that rests on one does.
+    A peg in *doubted* (read doubtfully on an earlier frame of its run of
+    sightings) is doubtful however surely this frame reads it: a peg held in
+    a hand just over a Finish hole read there at 0.3 for three frames and at
+    0.52 on the fourth, and the position with it was reported, half a second
+    before the peg was put in the next hole (whole rendered game 236 at
+    640x480: "That peg moved 4 spaces, but the pop was 3").
     """
     had: dict[tuple[str, str], int] = {}
     for colour, places in (reported or {}).items():
@@ -920,7 +967,7 @@ def new_doubtful_pegs(reading: FrameReading,
         if h.state in ("empty", "unknown"):
             continue
         peg = peg_at(h.hole, h.state)
-        if h.confidence < DOUBTFUL_CONFIDENCE:
+        if h.confidence < DOUBTFUL_CONFIDENCE or peg in doubted:
             doubtful.append(peg)
         else:
             sure[peg] = sure.get(peg, 0) + 1

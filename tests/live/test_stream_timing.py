@@ -282,6 +282,36 @@ def test_a_doubtful_peg_the_referee_already_has_does_not_hold_other_moves_back()
     assert seen[1][0] == 2.3
 
 
+def test_a_peg_read_doubtfully_then_surely_waits_as_a_doubtful_peg() -> None:
+    """Whole rendered game 236 at 640x480: a peg held in a hand just over a
+    Finish hole read there at 0.3 for three frames and at 0.52 on the fourth;
+    the position with it was reported, and the peg put in the next hole was
+    called a wrong count. A peg read doubtfully on any frame of its run of
+    sightings waits the doubtful time, however surely it reads later."""
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    firmer = ("blue:finish:2", "blue", 0.52)
+    script = [(frame(START), 20), (doubtful_frame(PHANTOM, WEAK), 3), (doubtful_frame(PHANTOM, firmer), 3),
+              (frame(START), 10)]
+    assert [p for _, p in positions(run(stream, script))] == [START, START]
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    script = [(frame(START), 20), (doubtful_frame(PHANTOM, WEAK), 3), (doubtful_frame(PHANTOM, firmer), 20)]
+    seen = positions(run(stream, script))
+    assert [p for _, p in seen] == [START, PHANTOM]
+    assert seen[1][0] == 3.2  # first seen (doubtfully) at 2.0 s
+
+
+def test_a_peg_read_doubtfully_once_long_ago_is_not_doubted_again() -> None:
+    """The doubt belongs to one run of sightings: a peg gone for longer than
+    ``DOUBT_GAP_S`` and then read surely is reported at the usual time."""
+    stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
+    sure = ("blue:finish:2", "blue", 0.9)
+    script = [(frame(START), 20), (doubtful_frame(PHANTOM, WEAK), 3), (frame(START), 10),
+              (doubtful_frame(PHANTOM, sure), 10)]
+    seen = positions(run(stream, script))
+    assert [p for _, p in seen][-1] == PHANTOM
+    assert seen[-1][0] == 3.6  # first seen surely at 3.3 s
+
+
 def test_a_frame_or_two_without_the_doubtful_peg_does_not_restart_its_time() -> None:
     stream = VisionStream(position_stable_s=0.3, doubtful_stable_s=1.2)
     script = [(frame(START), 20), (doubtful_frame(PHANTOM, WEAK), 6), (frame(START), 2),
