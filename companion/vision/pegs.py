@@ -586,11 +586,12 @@ def classify(
             states[i], conf[i], reason[i] = "unknown", 0.0, "no-evidence"
     ambiguous = np.zeros(n, dtype=bool)
     ambiguous[[k for k in weak_pegs if not _lit_cap(ev, k)]] = True
+    on_track_print = _on_track_print(ev, printed, states)
     for i in pegs_so_far:
         if not mostly_hidden[i]:
             # A peg's foot fills its hole with its colour; a pale base is a
             # blurred empty recess mixed with the print or track around it.
-            ambiguous[i] |= bool(ev.base_saturation[i] < PALE_BASE_SATURATION)
+            ambiguous[i] |= bool(ev.base_saturation[i] < PALE_BASE_SATURATION) or bool(on_track_print[i])
             continue
         farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
                    and states[j] == states[i] and j not in weak_pegs]
@@ -625,6 +626,58 @@ def print_colours(ev: HoleEvidence, hole_print: tuple[str | None, ...]) -> tuple
     shows = (ev.rim_saturation >= PRINT_SATURATION) & (ev.rim_cosine[rows, best] >= PRINT_COSINE)
     return tuple(p if p is not None else (COLORS[int(b)] if s else None)
                  for p, b, s in zip(hole_print, best, shows, strict=True))
+
+
+def track_print(ev: HoleEvidence, hole_print: tuple[str | None, ...]) -> str | None:
+    """The colour the whole track band is printed in, if it plainly has one.
+
+    One hole's rim can look pale on a small board (its ring falls on the
+    white beside a narrow band), but the band is one colour all round: the
+    colour most track holes' rims point to (at least ``TRACK_PRINT_SHARE``
+    of the track holes the layout gives no print, each at ``PRINT_COSINE``),
+    when those rims are at least ``PRINT_SATURATION`` saturated at the median.
+    """
+    track = [i for i, p in enumerate(hole_print) if p is None]
+    if not track:
+        return None
+    best = np.argmax(ev.rim_cosine[track], axis=1)
+    sure = ev.rim_cosine[track, best] >= PRINT_COSINE
+    votes = np.bincount(best[sure], minlength=len(COLORS))
+    colour = int(np.argmax(votes))
+    if votes[colour] < TRACK_PRINT_SHARE * len(track):
+        return None
+    chosen = np.asarray(track)[sure & (best == colour)]
+    return COLORS[colour] if float(np.median(ev.rim_saturation[chosen])) >= PRINT_SATURATION else None
+
+
+def _on_track_print(ev: HoleEvidence, printed: tuple[str | None, ...], states: list[str]) -> np.ndarray:
+    """(60,) bool: a peg of the track print's own colour on a plain track
+    hole whose recess shows through and whose cap is no brighter than the
+    print around it: what an empty hole on a band of that colour looks like.
+
+    Whole rendered game seed 211 at 640x480 (a small board with a navy
+    track) read three phantom blue pegs on the track from its opening on,
+    each only by its top point on the band, with a tenth to a quarter of
+    the recess seen (real pegs hide theirs). Such a peg is ambiguous: the
+    four-per-colour prior keeps it only when it confirms it.
+    """
+    colour = track_print(ev, printed)
+    out = np.zeros(len(states), dtype=bool)
+    if colour is None:
+        return out
+    for i, state in enumerate(states):
+        out[i] = (printed[i] is None and state == colour
+                  and ev.recess_share[i] >= TRACK_PRINT_RECESS
+                  and ev.top_value[i] < TRACK_PRINT_CAP_BRIGHTER * ev.rim_value[i])
+    return out
+
+
+#: The track is printed in a colour when this share of its holes' rims point to it.
+TRACK_PRINT_SHARE = 0.6
+#: On such a track, a peg of its colour is doubted when this share of its
+#: recess shows and its cap is less than this much brighter than the print.
+TRACK_PRINT_RECESS = 0.02
+TRACK_PRINT_CAP_BRIGHTER = 1.1
 
 
 #: The board around a hole shows a peg colour when the median colour of its

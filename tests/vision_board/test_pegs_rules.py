@@ -492,3 +492,51 @@ def test_of_two_weak_pegs_too_many_the_one_on_its_own_colours_print_is_dropped()
     read = _read(ev)
     assert read["track:28"] == "blue"
     assert read["blue:finish:2"] == "empty"
+
+
+def _navy_track(ev: dict[str, np.ndarray]) -> None:
+    """Print the whole track band blue (as the renderer's navy-track board is)."""
+    blue = COLORS.index("blue")
+    for i, name in enumerate(HOLE_NAMES):
+        if name.startswith("track:"):
+            ev["rim_saturation"][i] = 0.3
+            ev["rim_cosine"][i] = 0.2
+            ev["rim_cosine"][i, blue] = 0.98
+
+
+def test_the_track_print_is_the_colour_most_track_rims_show() -> None:
+    from companion.vision.pegs import track_print
+    from companion.vision.reader import HOLE_PRINT
+
+    ev = _empty_board()
+    assert track_print(_evidence(ev), HOLE_PRINT) is None  # a plain track
+    _navy_track(ev)
+    for k in (2, 3, 4, 5, 6):  # a few rims pale or off (a narrow band on a small board)
+        ev["rim_cosine"][HOLE_NAMES.index(f"track:{k}")] = 0.1
+    assert track_print(_evidence(ev), HOLE_PRINT) == "blue"
+    for i, name in enumerate(HOLE_NAMES):
+        ev["rim_saturation"][i] = 0.1 if name.startswith("track:") else 0.0  # too pale to be print
+    assert track_print(_evidence(ev), HOLE_PRINT) is None
+
+
+def test_a_peg_of_the_track_prints_colour_showing_its_recess_under_a_dull_cap_is_not_kept_alone() -> None:
+    # Whole rendered game 211 (a small board, a navy track): empty holes on
+    # the band read blue at their top points, with some recess seen. With
+    # Blue's four pegs in Home, such a fifth is dropped; a real blue peg on the
+    # track (no recess seen, a lit cap) is kept.
+    ev = _empty_board()
+    _navy_track(ev)
+    for hole in ("blue:home:1", "blue:home:2", "blue:home:3", "blue:home:4"):
+        _show_peg(ev, hole, "blue")
+        ev["top_value"][HOLE_NAMES.index(hole)] = 1.0
+    _show_peg(ev, "track:8", "blue", recess_share=0.05)  # the band seen through a dull top
+    assert _read(ev)["track:8"] == "empty"
+    ev = _empty_board()
+    _navy_track(ev)
+    for hole in ("blue:home:1", "blue:home:2", "blue:home:3"):
+        _show_peg(ev, hole, "blue")
+        ev["top_value"][HOLE_NAMES.index(hole)] = 1.0
+    _show_peg(ev, "track:8", "blue")
+    ev["top_value"][HOLE_NAMES.index("track:8")] = 0.9  # a lit cap over the print's 0.6
+    read = _read(ev)
+    assert read["track:8"] == "blue" and read["blue:home:4"] == "empty"

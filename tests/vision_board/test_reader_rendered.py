@@ -304,3 +304,29 @@ def test_a_navy_track_shows_no_phantom_peg_on_blues_start() -> None:
             wrong += reading.complete and dict(reading.pegs) != {c: tuple(v) for c, v in truth.pegs.items()}
     assert wrong == 0
     assert complete >= 20
+
+
+def test_a_small_board_with_a_navy_track_shows_no_phantom_pegs_of_its_print() -> None:
+    # The scene of whole rendered game seed 211 (640x480, a navy track, a
+    # small tilted board): empty track holes showed the band's blue at their
+    # top points with part of the recess seen, and were read as blue pegs
+    # while Blue's Home pegs went unknown; the opening check never passed and
+    # the game was followed from a board with a phantom. A peg of the track
+    # print's own colour whose recess shows through is now ambiguous.
+    scene = replace(Scene.random(np.random.default_rng(211), LAYOUT, size=(640, 480)), hand=None,
+                    motion_blur_px=0.0)
+    assert scene.board_style == 0  # the navy-track printing
+    played = {"red": ["home", "home", "track:3", "track:20"], "blue": ["home", "home", "home", "track:12"],
+              "yellow": ["home"] * 4, "green": ["home"] * 4}
+    # A real blue peg on Blue's Start (where the phantom stood) is still read.
+    on_start = {"red": ["home"] * 4, "blue": ["home", "home", "home", "track:8"],
+                "yellow": ["home"] * 4, "green": ["home"] * 4}
+    wrong = complete = 0
+    for k in range(8):
+        for pegs in (OPENING, played, on_start):
+            frame, truth = render(pegs, DieView(3), scene, seed=2000 + k, layout=LAYOUT)
+            reading = BoardReader(LAYOUT, read_die=False).read(frame)
+            complete += reading.complete
+            wrong += reading.complete and dict(reading.pegs) != {c: tuple(v) for c, v in truth.pegs.items()}
+    assert wrong == 0
+    assert complete >= 16
