@@ -315,9 +315,7 @@ class VisionStream:
         empty, by count. Only holes unknown on between ``GLINT_MIN_SHARE``
         and ``GLINT_MAX_SHARE`` of the frames of the last ``GLINT_WINDOW_S``
         are taken so: a hand moves on within seconds, while one resting
-        still hides its holes on every frame and a glint flickers; and holes
-        unknown on more than that, when no more than ``STEADY_MAX_CLUSTER``
-        of the unknown holes lie side by side (a resting hand covers a patch). The holes
+        still hides its holes on every frame and a glint flickers. The holes
         are read empty with confidence 0, so a peg the reported position has
         there is taken away only after ``doubtful_stable_s``. Such holes
         (``_glints``) are no hand over the dome for the die's clocks either,
@@ -339,17 +337,7 @@ class VisionStream:
         self._glints = frozenset(hole for hole in unknown
                                  if GLINT_MIN_SHARE <= counts[hole] / frames <= GLINT_MAX_SHARE)
         self._steady = frozenset(hole for hole in unknown if counts[hole] / frames > GLINT_MAX_SHARE)
-        # Holes unknown on nearly every frame are a hand resting still, or
-        # holes too small or blurred to read (a board far from the camera:
-        # fresh whole games at 640x480 read Red's Start and the space before
-        # it unknown from the first frame to the last, and never started). A
-        # hand covers a patch of holes side by side; only where no more than
-        # ``STEADY_MAX_CLUSTER`` of them lie side by side are they counted
-        # like glints.
-        blemishes = self._glints
-        if self._steady and _largest_cluster(unknown) <= STEADY_MAX_CLUSTER:
-            blemishes = blemishes | self._steady
-        if blemishes != unknown or reading.misplaced:
+        if self._glints != unknown or reading.misplaced:
             return reading
         colours = self.colours if self.colours is not None else COLORS
         if any(len(reading.pegs.get(c, ())) != PEGS_PER_COLOR for c in colours):
@@ -828,9 +816,6 @@ SAME_FACE_CLEAR_FRAMES = 3
 GLINT_WINDOW_S = 10.0
 GLINT_MIN_SHARE = 0.5
 GLINT_MAX_SHARE = 0.9
-#: Holes unknown on nearly every frame count as empty by the pegs' count
-#: only where no more than this many of the unknown holes lie side by side.
-STEADY_MAX_CLUSTER = 2
 
 #: A peg read less surely than this (the pegs reader gives 0.3 to a peg seen
 #: only by a weak top colour, 0.2 to one seen only by its body) is doubtful.
@@ -898,29 +883,8 @@ def _neighbours(hole: str) -> set[str]:
 
 def _scattered(holes: list[str]) -> bool:
     """Whether no two of *holes* are printed side by side."""
-    return _largest_cluster(holes) <= 1
-
-
-def _largest_cluster(holes: Collection[str]) -> int:
-    """How many of *holes* the largest group of them printed side by side holds.
-
-    >>> _largest_cluster(["track:1", "track:28", "track:5"])
-    2
-    >>> _largest_cluster([])
-    0
-    """
-    left = set(holes)
-    largest = 0
-    while left:
-        group = [left.pop()]
-        size = 0
-        while group:
-            size += 1
-            near = _neighbours(group.pop()) & left
-            left -= near
-            group.extend(near)
-        largest = max(largest, size)
-    return largest
+    chosen = set(holes)
+    return all(not (_neighbours(hole) & chosen) for hole in holes)
 
 
 def peg_at(hole: str, state: str) -> tuple[str, str]:
