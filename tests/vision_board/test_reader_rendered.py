@@ -285,23 +285,35 @@ def test_after_a_nudge_the_die_is_read_again_only_when_the_dome_changed() -> Non
     assert len(calls) == 2
 
 
+def _navy_scene(seed: int) -> Scene:
+    """The still scene of whole rendered game *seed* at 640x480 (no hand, no blur)."""
+    scene = replace(Scene.random(np.random.default_rng(seed), LAYOUT, size=(640, 480)), hand=None,
+                    motion_blur_px=0.0)
+    assert scene.board_style == 0  # the navy-track printing
+    return scene
+
+
+def _read_boards(scene: Scene, positions: list[dict[str, list[str]]], frames: int, seed: int) -> tuple[int, int]:
+    """How many frames of *positions* (each rendered *frames* times) were read
+    complete, and how many of those read a position that is not the truth."""
+    wrong = complete = 0
+    for k in range(frames):
+        for pegs in positions:
+            frame, truth = render(pegs, DieView(3), scene, seed=seed + k, layout=LAYOUT)
+            reading = BoardReader(LAYOUT, read_die=False).read(frame)
+            complete += reading.complete
+            wrong += reading.complete and dict(reading.pegs) != {c: tuple(v) for c, v in truth.pegs.items()}
+    return complete, wrong
+
+
 def test_a_navy_track_shows_no_phantom_peg_on_blues_start() -> None:
     # The scene of whole rendered game seed 157 (640x480, a navy track, a
     # small board): an empty Blue's Start showed blue at its top, body and
     # foot, and was read as a Blue peg while a Blue Home peg was dropped, on
     # 27 of these 48 frames before session 19.
-    scene = replace(Scene.random(np.random.default_rng(157), LAYOUT, size=(640, 480)), hand=None,
-                    motion_blur_px=0.0)
-    assert scene.board_style == 0  # the navy-track printing
     played = {"red": ["home", "home", "track:3", "track:20"], "blue": ["home", "home", "home", "finish:2"],
               "yellow": ["home"] * 4, "green": ["home", "home", "home", "track:12"]}
-    wrong = complete = 0
-    for k in range(12):
-        for pegs in (OPENING, played):
-            frame, truth = render(pegs, DieView(3), scene, seed=1000 + k, layout=LAYOUT)
-            reading = BoardReader(LAYOUT, read_die=False).read(frame)
-            complete += reading.complete
-            wrong += reading.complete and dict(reading.pegs) != {c: tuple(v) for c, v in truth.pegs.items()}
+    complete, wrong = _read_boards(_navy_scene(157), [OPENING, played], 12, 1000)
     assert wrong == 0
     assert complete >= 20
 
@@ -313,20 +325,11 @@ def test_a_small_board_with_a_navy_track_shows_no_phantom_pegs_of_its_print() ->
     # while Blue's Home pegs went unknown; the opening check never passed and
     # the game was followed from a board with a phantom. A peg of the track
     # print's own colour whose recess shows through is now ambiguous.
-    scene = replace(Scene.random(np.random.default_rng(211), LAYOUT, size=(640, 480)), hand=None,
-                    motion_blur_px=0.0)
-    assert scene.board_style == 0  # the navy-track printing
     played = {"red": ["home", "home", "track:3", "track:20"], "blue": ["home", "home", "home", "track:12"],
               "yellow": ["home"] * 4, "green": ["home"] * 4}
     # A real blue peg on Blue's Start (where the phantom stood) is still read.
     on_start = {"red": ["home"] * 4, "blue": ["home", "home", "home", "track:8"],
                 "yellow": ["home"] * 4, "green": ["home"] * 4}
-    wrong = complete = 0
-    for k in range(8):
-        for pegs in (OPENING, played, on_start):
-            frame, truth = render(pegs, DieView(3), scene, seed=2000 + k, layout=LAYOUT)
-            reading = BoardReader(LAYOUT, read_die=False).read(frame)
-            complete += reading.complete
-            wrong += reading.complete and dict(reading.pegs) != {c: tuple(v) for c, v in truth.pegs.items()}
+    complete, wrong = _read_boards(_navy_scene(211), [OPENING, played, on_start], 8, 2000)
     assert wrong == 0
     assert complete >= 16
