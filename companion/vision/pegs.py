@@ -657,8 +657,8 @@ def _on_track_print(ev: HoleEvidence, printed: tuple[str | None, ...], states: l
 
     Whole rendered game seed 211 at 640x480 (a small board with a navy
     track) read three phantom blue pegs on the track from its opening on,
-    each only by its top point on the band, with a tenth to a quarter of
-    the recess seen (real pegs hide theirs). Such a peg is ambiguous: the
+    each only by its top point on the band, with a twentieth to a quarter
+    of the recess seen (real pegs hide theirs, and lift a lit cap over it). Such a peg is ambiguous: the
     four-per-colour prior keeps it only when it confirms it.
     """
     colour = track_print(ev, printed)
