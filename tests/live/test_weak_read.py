@@ -78,3 +78,54 @@ def test_a_pop_read_only_after_it_was_reported_unread_counts_as_a_weak_read() ->
     assert "illegal" not in kinds(loop)
     assert [e.get("value") for _, e in loop.events if e["event"] == "move"][-1] == 3
     assert "Red, was your pop a 3?" in said(speaker)
+
+
+def _lost_5_then_out(confidence: float) -> tuple[Loop, list[str]]:
+    """Red's turn, every Red peg at Home: a pop read 5 at *confidence* is
+    lost at once, and then Red's peg is seen brought out."""
+    loop, speaker, _ = started()
+    for obs in [PopSettled(8.0, 5, confidence), BoardStable(10.0, RED_OUT)]:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_a_weakly_read_pop_called_lost_then_used_by_a_move_is_worked_out_from_the_move() -> None:
+    # Fresh whole game seed 201 at 640x480: Red's 2 read as 3 at 0.992 (a die
+    # about 13 px wide); no Red peg could move 3, so the move was lost, and
+    # Red's winning move of 2 was then called "moved 2 spaces, but the pop was 3".
+    loop, lines = _lost_5_then_out(WEAK_READ - 0.005)
+    assert "illegal" not in kinds(loop)
+    assert lines[-7:] == ["Red popped 5.", "Red needs a 6 to bring a peg out: the move is lost.", "Blue's turn.",
+                          "That move means Red popped a 6.", "Red brings a peg out onto Red's Start.",
+                          "Red popped a 6: pop again.", "Red, was your pop a 6?"]
+    assert loop.referee.player == "red" and loop.referee.phase == "pop"
+
+
+def test_a_surely_read_pop_called_lost_then_used_by_a_move_is_called() -> None:
+    loop, lines = _lost_5_then_out(1.0)
+    assert kinds(loop)[-1] == "illegal"
+    assert lines[-1] == "Red needs a 6 to bring a peg out of Home; the pop was 5."
+
+
+def _two_moves_seen_at_once(confidence: float) -> tuple[Loop, list[str]]:
+    """Red pops a 6 and the extra pop is read 2 at *confidence* before the
+    board is seen again; then Red's peg is seen brought out and moved 3."""
+    loop, speaker, _ = started()
+    for obs in [PopSettled(8.0, 6), PopSettled(10.0, 2, confidence), BoardStable(12.0, RED_ON_4)]:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_a_weakly_read_pop_held_behind_an_unseen_move_is_worked_out_when_both_are_seen() -> None:
+    # Fresh whole game seed 191 at 640x480: Yellow's 6 read as 2 at 0.99 was
+    # held while Blue's move went unseen; the two moves, seen together, were
+    # called "The board does not match one move".
+    loop, lines = _two_moves_seen_at_once(WEAK_READ - 0.005)
+    assert "illegal" not in kinds(loop)
+    assert lines[-4:] == ["That move means Red popped a 3.", "Red moves 3 from Red's Start to space 4.",
+                          "Blue's turn.", "Red, was your pop a 3?"]
+
+
+def test_a_surely_read_pop_held_behind_an_unseen_move_is_still_the_pop() -> None:
+    loop, _ = _two_moves_seen_at_once(1.0)
+    assert kinds(loop)[-1] == "illegal"
