@@ -129,3 +129,20 @@ def test_a_weakly_read_pop_held_behind_an_unseen_move_is_worked_out_when_both_ar
 def test_a_surely_read_pop_held_behind_an_unseen_move_is_still_the_pop() -> None:
     loop, _ = _two_moves_seen_at_once(1.0)
     assert kinds(loop)[-1] == "illegal"
+
+
+def test_a_weak_read_the_move_contradicts_is_asked_about_even_while_the_die_goes_mostly_unread() -> None:
+    # Fresh whole game seed 22 at 640x480 (--illegal): most pops unread (the
+    # players told the pops are worked out from the moves, questions kept
+    # back), Blue's 5 read at 0.99 and a wrong count of 4 taken as a 4 unasked.
+    loop, speaker, _ = started()
+    loop.pops_read.extend([False] * 6)
+    for obs in [PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 1, WEAK_READ - 0.005)]:
+        loop.handle(obs)
+    assert loop._die_blind()
+    loop.handle(BoardStable(12.0, RED_ON_4))
+    assert "illegal" not in kinds(loop)
+    assert "Red, was your pop a 3?" in said(speaker)
+    loop.handle(Spoken(13.0, "no"))
+    loop.handle(Spoken(14.0, "pop", {"value": 1}))
+    assert kinds(loop)[-1] == "illegal"
