@@ -635,6 +635,13 @@ class VisionStream:
         hand-free frames, then Green popped: the pop went unreported, and
         every turn after it was one out.
 
+        After a pop reported unread whose die has not been read since, a
+        value read is a pop of its own only if it lay ``UNREAD_CUT_SHORT_S``
+        or more: a hand's shade across the dome changes its thumbnail as a
+        tumble does, and the unread die, read at last for a third of a
+        second, was reported as the next player's pop (fresh whole game seed
+        251 at 640x480: "That peg moved 3 spaces, but the pop was 2").
+
         A still period that read no value is reported as a pop not read when
         it lasted ``UNREAD_CUT_SHORT_S`` or more, with those two hand-free
         frames, lying differently from the last rest: in a fresh whole
@@ -653,6 +660,8 @@ class VisionStream:
                 self._tumble = self._tumble_now
             return
         if last.value is not None or t - still.since < self.settle_s:
+            return
+        if self._late_open and t - still.since < UNREAD_CUT_SHORT_S:
             return
         if not self._moved(still.mean(), verdict[0], still.homography):
             return
@@ -775,7 +784,8 @@ class VisionStream:
 UNREAD_MIN_TUMBLE = 0.3
 #: A still period that read no value and is cut short by the next
 #: disturbance is a pop not read if it lasted this long (with two hand-free
-#: frames): see :meth:`VisionStream._settle_cut_short`.
+#: frames); one that read a value after an unread pop's rest is a pop only if
+#: it lasted this long: see :meth:`VisionStream._settle_cut_short`.
 UNREAD_CUT_SHORT_S = 1.0
 #: The span over which that change is measured: the frame interval of the
 #: 6 fps games it was measured on. Motion is judged over it too

@@ -273,6 +273,31 @@ def test_a_settle_cut_short_on_the_face_the_die_lay_on_needs_its_three_hand_free
     assert _pops(_popped_twice(DieReading("hidden", None, 0.9), clear=1)) == [("PopSettled", 5)]
 
 
+def test_a_shade_over_an_unread_pops_die_is_no_pop_of_its_own() -> None:
+    """A pop reported unread, then a hand's shade across the dome (the die
+    still unreadable), the die read 2 for a third of a second, then the next
+    player's pop: the short read is no pop of its own (fresh whole game seed
+    251 at 640x480: Red's unread 2, read at last under a passing hand's
+    shade, was reported as Blue's pop, and Blue's move of 3 called "moved 3
+    spaces, but the pop was 2"). Read for longer, it is a pop."""
+    hidden, four = DieReading("hidden", None, 0.9), DieReading("settled", 4, 0.99)
+    two, three = DieReading("settled", 2, 0.99), DieReading("settled", 3, 0.99)
+
+    def script(read_for: float) -> list[tuple[FrameReading, float]]:
+        return [
+            (with_die(board(), four, 1), 1.5),
+            (with_die(board(), hidden, 2), 1 / FPS), (with_die(board(), hidden, 3), 1 / FPS),  # Red's pop
+            (with_die(board(), hidden, 4), 1.5),  # lies unread
+            (with_die(board(), hidden, 5), 1 / FPS), (with_die(board(), hidden, 6), 1 / FPS),  # a shade
+            (with_die(board(), two, 7), read_for),
+            (with_die(board(), hidden, 8), 1 / FPS), (with_die(board(), hidden, 9), 1 / FPS),  # Blue's pop
+            (with_die(board(), three, 10), 1.5),
+        ]
+
+    assert _pops(script(2 / FPS)) == [("PopUnread", None), ("PopSettled", 3)]
+    assert _pops(script(1.2)) == [("PopUnread", None), ("PopSettled", 2), ("PopSettled", 3)]
+
+
 def test_a_noisy_camera_does_not_keep_a_still_die_moving() -> None:
     """A sensor whose noise changes a still dome by more than the motion bar
     on every frame (2 of 20 fresh whole rendered games at 640x480: 0.10-0.12)
