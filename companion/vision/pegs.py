@@ -432,6 +432,8 @@ class Silhouettes:
     top_in: np.ndarray  # (60, 60) bool
     #: (60, P, 60): base sample pixel *p* of hole *i* lies inside the silhouette of hole *j*.
     base_px_in: np.ndarray
+    #: (60,) a peg's radius in the image (px), or None when not known.
+    radius_px: np.ndarray | None = None
 
     @classmethod
     def build(cls, base_px: np.ndarray, top_px: np.ndarray, radius_px: np.ndarray,
@@ -458,7 +460,7 @@ class Silhouettes:
                         0, 1)
             d = np.linalg.norm(ap - t[..., None] * ab[:, None, :], axis=2)
             px_in[ii, :, jj] = d <= radius_px[jj, None] * 1.1
-        return cls(depth_mm, base_in, top_in, px_in)
+        return cls(depth_mm, base_in, top_in, px_in, np.asarray(radius_px, dtype=float))
 
 
 def _segment_distance(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -592,6 +594,11 @@ def classify(
             # A peg's foot fills its hole with its colour; a pale base is a
             # blurred empty recess mixed with the print or track around it.
             ambiguous[i] |= bool(ev.base_saturation[i] < PALE_BASE_SATURATION) or bool(on_track_print[i])
+            # On its own colour's Home or Finish print, a small peg is doubted
+            # when some of the hole's recess shows (an empty hole's top point
+            # on the print looks like a cap, and its foot like the print).
+            ambiguous[i] |= (printed[i] == states[i] and bool(ev.recess_share[i] >= OWN_PRINT_RECESS)
+                             and sil.radius_px is not None and bool(sil.radius_px[i] < OWN_PRINT_MAX_RADIUS_PX))
             continue
         farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
                    and states[j] == states[i] and j not in weak_pegs]
@@ -672,6 +679,14 @@ def _on_track_print(ev: HoleEvidence, printed: tuple[str | None, ...], states: l
     return out
 
 
+#: On its own colour's Home or Finish print, a peg seen under
+#: ``OWN_PRINT_MAX_RADIUS_PX`` in radius is doubted when this share of its
+#: recess shows. Dev frames at 640x480 (seeds 5000-6199; pegs 2.8-4.5 px in
+#: radius), pegs the reader kept there: 45 of 107 phantoms showed that much,
+#: 26 of 11,242 real pegs; at 1280x720 (5000-5399; 4.4-6.8 px) 1 phantom in
+#: 400 frames, and 58 of 3,900 real pegs, so larger pegs are not doubted.
+OWN_PRINT_RECESS = 0.02
+OWN_PRINT_MAX_RADIUS_PX = 4.0
 #: The track is printed in a colour when this share of its holes' rims point to it.
 TRACK_PRINT_SHARE = 0.6
 #: On such a track, a peg of its colour is doubted when this share of its

@@ -540,3 +540,43 @@ def test_a_peg_of_the_track_prints_colour_showing_its_recess_under_a_dull_cap_is
     ev["top_value"][HOLE_NAMES.index("track:8")] = 0.9  # a lit cap over the print's 0.6
     read = _read(ev)
     assert read["track:8"] == "blue" and read["blue:home:4"] == "empty"
+
+
+def _sized(radius_px: float) -> Silhouettes:
+    """A straight-down view with every peg *radius_px* wide in the image."""
+    sil = _no_overlap()
+    return Silhouettes(sil.depth_mm, sil.base_in, sil.top_in, sil.base_px_in, np.full(N, radius_px))
+
+
+def test_a_small_peg_on_its_own_finish_showing_its_recess_is_not_kept_over_a_real_one() -> None:
+    # Fresh whole game 250 at 640x480 (pegs about 3 px wide): an empty hole of
+    # Blue's Finish read blue (its top point on the lane's print, brighter
+    # than the dark board in its rim ring, some recess seen) beside Blue's
+    # three Home pegs and one on the track; the prior made a real Home peg
+    # unknown instead, and when that track peg was lifted the phantom made
+    # the board look whole. Small, it is doubted and goes; a peg seen large
+    # showing as much recess is a peg (at 1280x720 real pegs on their own
+    # print show some recess 15 times as often as at 640x480).
+    from companion.vision.pegs import OWN_PRINT_MAX_RADIUS_PX
+
+    ev = _empty_board()
+    for hole in ("blue:home:1", "blue:home:2", "track:5"):
+        _show_peg(ev, hole, "blue")
+        ev["top_value"][HOLE_NAMES.index(hole)] = 1.0  # lit caps
+    _show_peg(ev, "blue:home:3", "blue")
+    ev["top_value"][HOLE_NAMES.index("blue:home:3")] = 0.7  # a real peg's cap in shade
+    _show_peg(ev, "blue:finish:1", "blue", recess_share=0.03)
+    ev["top_value"][HOLE_NAMES.index("blue:finish:1")] = 0.75  # the lane's print, brighter than its rim
+
+    def read(radius_px: float) -> dict[str, str]:
+        states, _ = classify(_evidence(ev), _sized(radius_px), ColourModel.default(), HOLE_OWNER)
+        return dict(zip(HOLE_NAMES, states, strict=True))
+
+    small = read(OWN_PRINT_MAX_RADIUS_PX - 1)
+    assert small["blue:finish:1"] == "empty"
+    assert [small[h] for h in ("blue:home:1", "blue:home:2", "blue:home:3", "track:5")] == ["blue"] * 4
+    for large in (read(OWN_PRINT_MAX_RADIUS_PX + 1), _read(ev)):  # seen large, or its size unknown
+        # Not doubted: of five sure pegs the least plastic-looking, the
+        # shaded Home peg, is lost (made unknown, then read empty for the
+        # four blue pegs seen surely elsewhere), as before the rule.
+        assert large["blue:finish:1"] == "blue" and large["blue:home:3"] == "empty"
