@@ -14,6 +14,7 @@ from test_live_loop import board, kinds, said, started
 from companion.live.loop import WEAK_READ, Loop
 from companion.live.observations import (
     BoardStable,
+    Observation,
     ObservationError,
     PopSettled,
     Spoken,
@@ -25,14 +26,19 @@ RED_OUT = board(red=["track:1", "home", "home", "home"], blue=["track:10", "home
 RED_ON_4 = board(red=["track:4", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
 
 
+def _after(*observations: Observation) -> tuple[Loop, list[str]]:
+    """The opening of ``started`` (Red's turn next), then *observations*."""
+    loop, speaker, _ = started()
+    for obs in observations:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
 def _moved_3_on_a_1(confidence: float) -> tuple[Loop, list[str]]:
     """Red's turn: a 6 brings a peg out; the extra pop is read 1 at
     *confidence*, and the peg is seen moved 3."""
-    loop, speaker, _ = started()
-    for obs in [PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 1, confidence),
-                BoardStable(12.0, RED_ON_4)]:
-        loop.handle(obs)
-    return loop, said(speaker)
+    return _after(PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 1, confidence),
+                  BoardStable(12.0, RED_ON_4))
 
 
 def test_a_weakly_read_pop_the_move_contradicts_is_worked_out_from_the_move_and_asked() -> None:
@@ -83,10 +89,7 @@ def test_a_pop_read_only_after_it_was_reported_unread_counts_as_a_weak_read() ->
 def _lost_5_then_out(confidence: float) -> tuple[Loop, list[str]]:
     """Red's turn, every Red peg at Home: a pop read 5 at *confidence* is
     lost at once, and then Red's peg is seen brought out."""
-    loop, speaker, _ = started()
-    for obs in [PopSettled(8.0, 5, confidence), BoardStable(10.0, RED_OUT)]:
-        loop.handle(obs)
-    return loop, said(speaker)
+    return _after(PopSettled(8.0, 5, confidence), BoardStable(10.0, RED_OUT))
 
 
 def test_a_weakly_read_pop_called_lost_then_used_by_a_move_is_worked_out_from_the_move() -> None:
@@ -110,10 +113,7 @@ def test_a_surely_read_pop_called_lost_then_used_by_a_move_is_called() -> None:
 def _two_moves_seen_at_once(confidence: float) -> tuple[Loop, list[str]]:
     """Red pops a 6 and the extra pop is read 2 at *confidence* before the
     board is seen again; then Red's peg is seen brought out and moved 3."""
-    loop, speaker, _ = started()
-    for obs in [PopSettled(8.0, 6), PopSettled(10.0, 2, confidence), BoardStable(12.0, RED_ON_4)]:
-        loop.handle(obs)
-    return loop, said(speaker)
+    return _after(PopSettled(8.0, 6), PopSettled(10.0, 2, confidence), BoardStable(12.0, RED_ON_4))
 
 
 def test_a_weakly_read_pop_held_behind_an_unseen_move_is_worked_out_when_both_are_seen() -> None:
