@@ -16,6 +16,7 @@ from companion.live.observations import (
     BoardUnclear,
     BoardUnsettled,
     DieCocked,
+    DieResettled,
     Observation,
     PopReadLate,
     PopSettled,
@@ -40,6 +41,8 @@ def from_vision(event: Any) -> Observation | None:
         return PopReadLate(t, int(event.value))
     if kind == "DieCocked":
         return DieCocked(t)
+    if kind == "DieResettled":
+        return DieResettled(t, int(event.value))
     if kind == "BoardLost":
         return BoardLost(t)
     if kind == "BoardFound":

@@ -20,6 +20,7 @@ from companion.referee import Referee
 from companion.vision.dice.reading import DieReading
 from companion.vision.readings import FrameReading, HoleReading, pegs_of
 from companion.vision.stream import (
+    DieResettled,
     PopSettled,
     PopUnread,
     PositionStable,
@@ -271,6 +272,18 @@ def test_a_settle_cut_short_on_the_face_the_die_lay_on_needs_its_three_hand_free
     hand-free frame, how the die lies cannot be told either."""
     assert _pops(_popped_twice(DieReading("settled", 5, 0.99), clear=2)) == [("PopSettled", 5)]
     assert _pops(_popped_twice(DieReading("hidden", None, 0.9), clear=1)) == [("PopSettled", 5)]
+
+
+def test_a_settle_on_the_same_face_under_a_hand_cut_short_is_reported_as_a_resettle_not_a_pop() -> None:
+    """The settle of the test above, too short of hand-free frames to be a
+    pop, is reported as :class:`DieResettled` (a pop of the same face under
+    a hand, or a hand passing): the referee may need it where the board
+    shows a second 6 nobody saw. None where the die lay on another face."""
+    events = _feed(VisionStream(), _popped_twice(DieReading("settled", 5, 0.99), clear=2))
+    assert [(type(e).__name__, getattr(e, "value", None)) for e in events
+            if isinstance(e, (PopSettled, DieResettled))] == [("DieResettled", 5), ("PopSettled", 5)]
+    events = _feed(VisionStream(), _popped_twice(DieReading("settled", 3, 0.99), clear=1))
+    assert not [e for e in events if isinstance(e, DieResettled)]
 
 
 def test_a_shade_over_an_unread_pops_die_is_no_pop_of_its_own() -> None:
