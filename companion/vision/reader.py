@@ -9,6 +9,7 @@ of the dome (``companion.vision.dice``). No stage keeps the frame.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Protocol
 
@@ -49,7 +50,8 @@ class SizedDieReader(Protocol):
     """The default dome reader, which is also told how wide the camera sees
     the die (``seen_px``; see :func:`die_seen_px`)."""
 
-    def __call__(self, crop: np.ndarray, seen_px: float | None = None) -> DieReading: ...
+    def __call__(self, crop: np.ndarray, seen_px: float | None = None,
+                 away: tuple[float, float] | None = None) -> DieReading: ...
 
 #: The colour each hole belongs to (Home and Finish holes) or None (the track).
 HOLE_OWNER: tuple[str | None, ...] = tuple(
@@ -77,9 +79,10 @@ def _default_die_reader(geometry: BoardGeometry, calibration: Calibration | None
     fraction = dice_fraction(geometry)
     faces = calibration.die_faces if calibration is not None else None
 
-    def read(crop: np.ndarray, seen_px: float | None = None) -> DieReading:
+    def read(crop: np.ndarray, seen_px: float | None = None,
+             away: tuple[float, float] | None = None) -> DieReading:
         reading: DieReading = (
-            read_die_in_dome(crop, fraction=fraction, seen_px=seen_px) if faces is None
+            read_die_in_dome(crop, fraction=fraction, seen_px=seen_px, away=away) if faces is None
             else faces.read(crop, fraction)
         )
         return reading
@@ -103,6 +106,27 @@ def die_seen_px(geometry: BoardGeometry, camera: Projects) -> float:
                     np.float64)
     p = np.asarray(camera.project(ends), np.float64).reshape(4, 2)
     return float(np.sqrt(np.linalg.norm(p[1] - p[0]) * np.linalg.norm(p[3] - p[2])))
+
+
+#: A camera tilted less than this from straight above the die sees too little
+#: of its side faces for them to pass for its top (:func:`die_away`).
+SIDE_FACES_MIN_TILT_DEG = 15.0
+
+
+def die_away(geometry: BoardGeometry, camera: CameraPose) -> tuple[float, float] | None:
+    """The direction, in the dome crop (board x right, y down), from the
+    camera's foot on the board to the die: a side face the camera sees
+    shows in the crop next to the top face on the camera's side, so the top
+    face of a die read on a side face lies one die width this way. None for
+    a camera nearly straight above the die."""
+    rotation, _ = cv2.Rodrigues(np.asarray(camera.rvec, np.float64))
+    centre = -rotation.T @ np.asarray(camera.tvec, np.float64).reshape(3)
+    offset = np.asarray(geometry.die_center_mm, np.float64) - centre[:2]
+    height = abs(float(centre[2]))
+    if height <= 0 or math.degrees(math.atan2(float(np.linalg.norm(offset)), height)) < SIDE_FACES_MIN_TILT_DEG:
+        return None
+    ux, uy = offset / np.linalg.norm(offset)
+    return float(ux), float(uy)
 
 
 def dice_fraction(geometry: BoardGeometry) -> float:
@@ -140,6 +164,7 @@ class BoardReader:
                                   if read_die and die_reader is None else None)
         self.die_reader: DieReader | None = (die_reader or self._sized_die_reader) if read_die else None
         self._die_seen_px: float | None = None
+        self._die_away: tuple[float, float] | None = None
         self._plan_key: tuple[int, tuple[int, int]] | None = None
         self._plan: SamplePlan | None = None
         self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None
@@ -194,6 +219,7 @@ class BoardReader:
             )
             r = self.geometry.dome_radius_mm
             self._die_seen_px = die_seen_px(self.geometry, pose.camera)
+            self._die_away = die_away(self.geometry, pose.camera)
             self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_CROP_PX,
                                             DOME_SPAN_RADII * r / 2)
         return self._plan
@@ -252,7 +278,8 @@ class BoardReader:
             self._last_die = (last[0], last[1], last[2] + 1)
             return last[1], signature
         sized = self._sized_die_reader
-        reading = sized(crop, seen_px=self._die_seen_px) if sized is not None else self.die_reader(crop)
+        reading = (sized(crop, seen_px=self._die_seen_px, away=self._die_away) if sized is not None
+                   else self.die_reader(crop))
         self._last_die = (signature, reading, 0)
         return reading, signature
 

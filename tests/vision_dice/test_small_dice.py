@@ -27,7 +27,7 @@ from companion.live.loop import WEAK_READ
 from companion.vision.dice.dome import NET_ACCEPT, read_by_classifier, read_die_in_dome
 from companion.vision.dice.train_facenet import render_small_sample, sample_scene
 from companion.vision.geometry import BoardGeometry
-from companion.vision.reader import die_seen_px
+from companion.vision.reader import die_away, die_seen_px
 
 DATA = Path(__file__).with_name("data")
 
@@ -106,11 +106,14 @@ def test_the_board_reader_tells_the_die_reader_how_wide_it_sees_the_die(
     layout = load_layout()
     frame, truth = render(_OPENING, DieView(4), Scene.random(12, layout, size=(640, 480)), seed=12)
     told: list[float | None] = []
+    aways: list[tuple[float, float] | None] = []
     real = dice.read_die_in_dome
 
-    def spy(crop: np.ndarray, fraction: float, seen_px: float | None = None) -> object:
+    def spy(crop: np.ndarray, fraction: float, seen_px: float | None = None,
+            away: tuple[float, float] | None = None) -> object:
         told.append(seen_px)
-        return real(crop, fraction=fraction, seen_px=seen_px)
+        aways.append(away)
+        return real(crop, fraction=fraction, seen_px=seen_px, away=away)
 
     monkeypatch.setattr(dice, "read_die_in_dome", spy)
     reading = BoardReader(layout).read(frame)
@@ -120,3 +123,6 @@ def test_the_board_reader_tells_the_die_reader_how_wide_it_sees_the_die(
     seen = told[0]
     assert seen is not None and seen == pytest.approx(expected, rel=0.08)
     assert seen < NET_ACCEPT.small_die_px
+    # And which way its side faces lie, through the same pose (tests/vision_dice/test_side_faces.py).
+    assert reading.pose is not None
+    assert aways[0] == die_away(BoardGeometry.from_layout(layout), reading.pose.camera)

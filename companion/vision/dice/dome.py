@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -141,6 +141,7 @@ def read_die_in_dome(
     fraction: float = DEFAULT_DIE_FRACTION,
     faces: Mapping[int, Mapping[int, FloatImage]] | None = None,
     seen_px: float | None = None,
+    away: tuple[float, float] | None = None,
 ) -> DieReading:
     """The die's state and value from a rectified dome crop (see the module doc).
 
@@ -157,10 +158,15 @@ def read_die_in_dome(
     own pixels: a die seen small is no surer than the convolutional reader's
     agreement with its value (``NetAcceptance.small_die_px``). None: as a
     die seen large.
+
+    *away*, when the caller knows the camera, is the unit direction in the
+    crop from the camera's foot on the board to the die: a value read on a
+    face with another face beyond it that way may be a side face's
+    (:func:`top_face_beyond`), and is no surer than ``BEYOND_CONFIDENCE``.
     """
     if faces is not None:
         return judge(match_in_dome(crop_bgr, fraction, faces), ACCEPT_LEARNED, fraction)
-    learned = read_by_classifier(crop_bgr, fraction, seen_px=seen_px)
+    learned = read_by_classifier(crop_bgr, fraction, seen_px=seen_px, away=away)
     if learned.state == "settled":
         return learned
     # The classifier saw no flat face it is sure of: a die leaning on the
@@ -348,16 +354,76 @@ NET_ACCEPT = NetAcceptance()
 def read_by_classifier(
     crop_bgr: NDArray[np.uint8], fraction: float = DEFAULT_DIE_FRACTION,
     accept: NetAcceptance = NET_ACCEPT, seen_px: float | None = None,
+    away: tuple[float, float] | None = None,
 ) -> DieReading:
     """Settled with a value when the learned classifier finds a face it is sure of, else hidden.
 
     *seen_px*, when known, is how many pixels wide the camera sees the die
     (``NetAcceptance.small_die_px``): a small die's confidence is no more
-    than the convolutional reader's agreement with its value."""
+    than the convolutional reader's agreement with its value. *away*: see
+    :func:`read_die_in_dome`."""
     if not 0.02 <= fraction <= 0.5:
         raise ValueError(f"die fraction {fraction} is not plausible (expected 0.02..0.5)")
     gray = to_gray(crop_bgr).astype(np.float32)
     face = search_face(gray, fraction, pip_net(), DOME_SPAN_RADII)
+    reading = _read_face(crop_bgr, gray, face, fraction, accept, seen_px)
+    if (away is not None and reading.state == "settled" and reading.confidence > BEYOND_CONFIDENCE
+            and top_face_beyond(gray, face, fraction, away)):
+        return DieReading("settled", reading.value, BEYOND_CONFIDENCE)
+    return reading
+
+
+#: A value read with another face beyond it (:func:`top_face_beyond`) is no
+#: surer than this: under the referee's bar for a weak read, a move of
+#: another value is asked about, not called.
+BEYOND_CONFIDENCE = 0.9
+#: The convolutional reader's least probability (over the quarter turns) of
+#: some value, beyond the face read, that makes it "another face". Right
+#: reads of development dice at 640x480 (380, seeds 5000-5599) gave at most
+#: 0.20 there; a side face read in two fresh whole games, 0.999 and 0.19
+#: (that one's top face washed out: see ``BEYOND_GLARE``).
+FACE_BEYOND = 0.5
+#: Or the square beyond is near white (mean grey at least this, 0-255) and
+#: that much brighter than the face read: a top face lost in glare (1 of the
+#: 380 right reads above).
+BEYOND_GLARE = 245.0
+BEYOND_BRIGHTER = 100.0
+
+
+def top_face_beyond(gray: FloatImage, face: NetFace, fraction: float, away: tuple[float, float]) -> bool:
+    """Whether the classifier's *face* in *gray* has another die face
+    one die width beyond it, away from the camera (*away*, a unit vector in
+    the crop). A camera well off the vertical sees a side face next to the
+    top face, on its own side; rectified onto the top face's plane at
+    about 45 degrees that side face is as square as the top face, and the
+    classifier read its pips (fresh whole games at 640x480: a 2 read as 3,
+    a 1 as 3, both at 0.999, the top face beside it faint or washed out,
+    and the moves called). Beyond a real top face lies the dome's floor."""
+    if face.value == NO_FACE:
+        return False
+    die = fraction * float(min(gray.shape[:2]))
+    bx, by = face.x + die * away[0], face.y + die * away[1]
+    n = min(gray.shape[:2])
+    if not (die <= bx <= n - die and die <= by <= n - die):
+        return False  # beyond the crop: no face can lie there
+    beyond = _located(gray, replace(face, x=bx, y=by), fraction)
+    if float(beyond[:, 1:].min(axis=0).max()) >= FACE_BEYOND:
+        return True
+    far, here = _square_mean(gray, bx, by, die), _square_mean(gray, face.x, face.y, die)
+    return far >= BEYOND_GLARE and far - here >= BEYOND_BRIGHTER
+
+
+def _square_mean(gray: FloatImage, x: float, y: float, die: float) -> float:
+    """The mean grey of the middle of a die-sized square centred at (*x*, *y*)."""
+    h = 0.35 * die
+    return float(gray[int(round(y - h)):int(round(y + h)), int(round(x - h)):int(round(x + h))].mean())
+
+
+def _read_face(
+    crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fraction: float, accept: NetAcceptance,
+    seen_px: float | None,
+) -> DieReading:
+    """:func:`read_by_classifier`'s reading of the classifier's *face*."""
     small = seen_px is not None and seen_px < accept.small_die_px
     # A small die's reading is no surer than the convolutional reader's
     # agreement: a read under the loop's bar for a weak read lets a move of
