@@ -395,7 +395,8 @@ def _table(layout: Layout, style: int, cam: Camera, z: float) -> Image:
         return np.asarray(half @ cam.homography(z) @ to_mm, np.float64)
 
     # Warped as BGRA: OpenCV's bilinear warp is vectorised for four 8-bit
-    # channels, not three (same pixels, a fraction of the time).
+    # channels, not three (the same pixels to within a rounding step, a
+    # fraction of the time).
     far4, near4 = _table_bgra(layout, style)
     near = table_near(layout, style)
     near_m = to_small(near)

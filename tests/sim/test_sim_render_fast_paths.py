@@ -77,7 +77,10 @@ def test_table_without_far_texture_equals_far_then_near_when_near_covers() -> No
     small = cv2.warpPerspective(far.image, to_small(far.px_per_mm, far.origin), (w // 2, h // 2), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     _warp_onto(small, near.image, to_small(near.px_per_mm, near.origin))
     plain = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    assert np.array_equal(_table(LAYOUT, 2, cam, z), plain)
+    # The same pixels to within one rounding step: OpenCV 5.1's four-channel
+    # warp (the fast path's) rounds a few values (62 of 921,600 here) one
+    # grey level off its three-channel warp; 5.0 gave them exactly.
+    assert int(np.abs(_table(LAYOUT, 2, cam, z).astype(np.int16) - plain.astype(np.int16)).max()) <= 1
     far4, near4 = _table_bgra(LAYOUT, 2)
     assert np.array_equal(far4[..., :3], far.image) and np.array_equal(near4[..., :3], near.image)
 
