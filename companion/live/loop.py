@@ -1234,7 +1234,8 @@ class Loop:
         if state is None or any(isinstance(p, PopUnread) for p in held):
             return []
         sixes: list[tuple[int, float]] = []  # (where in the held pops the pop goes, when the 6 settled)
-        pending = self._pop_before_held()
+        at_pending = self._pop_before_held()
+        pending = self.seen_pops[at_pending] if at_pending is not None else None
         if state.phase is Phase.MOVE and state.pop == 6 and isinstance(pending, PopSettled) and pending.value == 6:
             sixes.append((0, pending.t))
         sixes += [(i + 1, p.t) for i, p in enumerate(held) if isinstance(p, PopSettled) and p.value == 6]
@@ -1246,15 +1247,15 @@ class Loop:
                 out.append(([*held[:at], PopUnread(again[0].t), *held[at:]], at))
         return out
 
-    def _pop_before_held(self) -> PopSettled | PopUnread | None:
-        """The pop the camera saw just before the first held one (the last
-        seen when none is held): the pop being moved, when the game waits
-        for a move."""
+    def _pop_before_held(self) -> int | None:
+        """Where in ``seen_pops`` the pop the camera saw just before the
+        first held one is (the last seen when none is held): the pop being
+        moved, when the game waits for a move."""
         if not self.held_pops:
-            return self.seen_pops[-1] if self.seen_pops else None
+            return len(self.seen_pops) - 1 if self.seen_pops else None
         first = self.held_pops[0].t
         at = next((i for i, p in enumerate(self.seen_pops) if abs(p.t - first) < 1e-9), None)
-        return self.seen_pops[at - 1] if at else None
+        return at - 1 if at else None
 
     def _victim_in_hand(self, whole: boards.Board, expected: boards.Board) -> boards.Board | None:
         """*whole* without the one peg that makes it no legal move, when that
@@ -1780,9 +1781,10 @@ class Loop:
         mover = state.player
         if not isinstance(held, PopSettled) or held.value == state.pop or mover is None:
             return False
-        pending = self._pop_before_held()
-        at = next((i for i, p in enumerate(self.seen_pops) if p is pending), 0)
-        previous = self.seen_pops[at - 1] if at else None
+        at = self._pop_before_held()
+        if not at:
+            return False  # no pop seen before the one being moved
+        previous, pending = self.seen_pops[at - 1], self.seen_pops[at]
         if not (isinstance(previous, PopSettled) and isinstance(pending, PopSettled)
                 and previous.value == pending.value == state.pop):
             return False
