@@ -154,6 +154,9 @@ LONG_UNSEEN_S = 30.0
 #: over 0.999 7,538 and none. 0.999 left half again as many wrong counts
 #: uncalled when nobody answered the question.
 WEAK_READ = 0.997
+#: Pops held after an unread one, each seen with the board still as the game
+#: has it, after which a move is not the unread pop's (``Loop._still_through_later_pops``).
+STILL_THROUGH_POPS = 2
 #: The die's re-settles under a hand the loop remembers (``Loop.resettled``).
 MAX_RESETTLED = 8
 #: The confidence a pop read only after it was reported unread counts with
@@ -1803,6 +1806,17 @@ class Loop:
             self._evaluate(whole)
         return True
 
+    def _still_through_later_pops(self, unread: _Unread) -> bool:
+        """The board was seen as the game has it after ``STILL_THROUGH_POPS``
+        or more pops held since *unread* settled: its player made no move on
+        it. A player pops again only after moving (the next player may pop
+        early, once, before the previous one has finished: one pop is not
+        enough to tell)."""
+        agreed = self.board_agreed_at
+        if agreed is None or agreed <= unread.t:
+            return False
+        return sum(1 for p in self.held_pops if unread.t < p.t < agreed) >= STILL_THROUGH_POPS
+
     def _pops_explaining(self, whole: boards.Board, state: State | None = None) -> list[int]:
         """The pop values for which *whole* would be one legal move of the player
         to pop (in *state*, by default the referee's)."""
@@ -1853,6 +1867,13 @@ class Loop:
                 )
             return True
         values = [v for v in self._pops_explaining(whole) if v not in unread.denied]
+        if values and self._still_through_later_pops(unread):
+            # The board stood as the game has it after later pops: the move
+            # came after them, so it is not the unread pop's (a whole
+            # rendered game: Red's unread 4, Blue's 4, Red's 6, 6 and 2, each
+            # seen with the board unchanged, then Red's move of 2 taken for
+            # the unread pop, and the 2 itself lost).
+            values = []
         if not values:
             if unread.moved:
                 # After a move that several values fit (still unjudged) the

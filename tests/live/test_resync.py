@@ -1037,3 +1037,35 @@ def test_two_players_advanced_soon_after_the_last_board_are_still_called() -> No
     loop, lines = _two_players_advanced_at(7.0 + SEVERAL_UNSEEN_S - 1.0)
     assert "illegal" in kinds(loop)
     assert any(line.startswith("The board does not match one move") for line in lines)
+
+
+def test_a_move_seen_after_pops_that_left_the_board_as_it_was_is_not_the_unread_pops() -> None:
+    # Fresh whole rendered game 300 at 640x480: Red's 4 unread (4, 5 and a 6
+    # were all lost for Red: a lost 6 would have given Red the next pop),
+    # then Blue's 4, Red's 6, 6 and 2, the board seen as it was after each,
+    # then Red's move 26 -> 28. "That move means Red popped a 2" gave the
+    # move to the unread pop and lost Red's 2. The board standing after
+    # later pops says the unread pop moved nothing: the 2 moved.
+    from test_live_loop import ListSpeaker
+
+    from companion.referee import Referee
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    pegs = {"red": ["track:26", "finish:2", "finish:3", "finish:4"], "blue": ["home"] * 4}
+    loop.start([["red"], ["blue"]], None, "red", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopUnread(2.0))
+    t = 3.0
+    for value in (4, 6, 6, 2):  # Blue's 4 (lost), Red's 6, 6 (lost: pop again) and 2
+        loop.handle(BoardStable(t, pegs))
+        loop.handle(PopSettled(t + 1.0, value))
+        t += 2.0
+    loop.handle(BoardStable(t, pegs))
+    loop.handle(BoardStable(t + 2.0, {**pegs, "red": ["track:28", "finish:2", "finish:3", "finish:4"]}))
+    assert "illegal" not in kinds(loop)
+    assert not any(text.startswith("That move means") for text in said(speaker))
+    assert "No peg moved after Red's pop." in said(speaker)
+    last_move = [e for _, e in loop.events if e["event"] == "move"][-1]
+    assert (last_move["color"], last_move["value"], last_move["to"]) == ("red", 2, "track:28")
+    assert loop.referee.player == "blue"
