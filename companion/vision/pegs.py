@@ -610,7 +610,15 @@ def classify(
     pegness = ev.top_saturation + ev.body_saturation
     before = list(states)
     suspect = np.array([printed[k] == states[k] and not _plastic(ev, k) for k in range(n)])
-    _four_per_colour(states, conf, ambiguous, pegness, suspect, _realness(ev), hole_owner)
+    # A peg whose top point falls on a farther peg of its colour may be that
+    # peg's top seen again (fresh whole game 298: Blue's peg on Finish 2 seen
+    # again at Finish 3, nearer the camera; by saturation the real one went).
+    # Only when it looks less real than that peg (no lit cap: the peg's side).
+    realness = _realness(ev)
+    echo = np.array([states[k] in COLORS and any(
+        sil.top_in[k, j] and realness[k] < realness[j] for j in pegs_so_far
+        if j != k and states[j] == states[k] and sil.depth_mm[j] > sil.depth_mm[k]) for k in range(n)])
+    _four_per_colour(states, conf, ambiguous, pegness, suspect, realness, hole_owner, echo)
     if why is not None:
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
                   for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
@@ -737,11 +745,15 @@ CONFIRMED_BY_COUNT = 0.3
 
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
                      pegness: np.ndarray, suspect: np.ndarray, realness: np.ndarray,
-                     hole_owner: tuple[str | None, ...]) -> None:
+                     hole_owner: tuple[str | None, ...], echo: np.ndarray | None = None) -> None:
     """Apply the rules' prior in place: every colour has exactly four pegs.
 
     Extra pegs are taken from the ambiguous ones (*suspect* ones first, then
-    the least plastic-looking) and made empty (whole rendered game seed 19
+    *echo* ones, whose top point falls on a farther peg of their colour and
+    may be its top seen again, then the least saturated) and made empty
+    (fresh whole game 298 at 640x480: by saturation alone the real peg of
+    such a pair went; ordered by *realness* instead, another game kept a
+    phantom on Blue's Finish over a real track peg; whole rendered game seed 19
     at 640x480: of two weak blue pegs, the real one on the track was dropped
     for a phantom on Blue's Finish band, a shade more saturated); if the
     excess is not explained by ambiguous pegs,
@@ -772,7 +784,8 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
         excess = len(idx) - 4
         if excess <= 0:
             continue
-        weak = sorted((i for i in idx if ambiguous[i]), key=lambda i: (not suspect[i], realness[i]))
+        weak = sorted((i for i in idx if ambiguous[i]),
+                      key=lambda i: (not suspect[i], echo is None or not echo[i], pegness[i]))
         for i in weak[:excess]:
             states[i], conf[i] = "empty", 0.5
         excess -= min(excess, len(weak))

@@ -587,12 +587,12 @@ def _read_with_confidence(ev: dict[str, np.ndarray], sil: Silhouettes) -> dict[s
     return {name: (s, float(c)) for name, s, c in zip(HOLE_NAMES, states, conf, strict=True)}
 
 
-def test_of_two_doubted_pegs_in_a_row_on_their_finish_the_one_under_a_lit_cap_stays() -> None:
+def test_of_two_doubted_pegs_in_a_row_the_one_whose_top_falls_on_the_other_goes() -> None:
     # Fresh whole game 298 at 640x480: Blue's peg on Finish 2, and its top
-    # seen again at Finish 3's top point (more saturated there: the peg's
-    # side), both doubted on their own print. Dropped by saturation, the
-    # real peg went and a move of 1 read as 2 was called wrong; the phantom
-    # shows no lit cap (0.88 of the print's brightness against 1.38).
+    # seen again at Finish 3's top point (Finish 3 nearer the camera; more
+    # saturated there: the peg's side), both doubted on their own print.
+    # Dropped by saturation, the real peg went and a move of 1 read as 2
+    # was called wrong.
     ev = _empty_board()
     for hole in ("blue:home:1", "blue:home:2", "blue:finish:4"):
         _show_peg(ev, hole, "blue")
@@ -602,7 +602,14 @@ def test_of_two_doubted_pegs_in_a_row_on_their_finish_the_one_under_a_lit_cap_st
     ev["body_saturation"][real], ev["top_value"][real] = 0.6, 0.83
     _show_peg(ev, "blue:finish:3", "blue", recess_share=0.08)
     ev["top_saturation"][phantom], ev["body_saturation"][phantom], ev["top_value"][phantom] = 1.0, 0.65, 0.53
-    read = _read_with_confidence(ev, _sized(3.0))
+    sized = _sized(3.0)
+    assert _read_with_confidence(ev, sized)["blue:finish:3"][0] == "blue"  # no overlap: by saturation
+    depth = np.arange(N, dtype=float)
+    depth[real], depth[phantom] = N + 1.0, N  # Finish 2 the farther
+    top_in = sized.top_in.copy()
+    top_in[phantom, real] = True  # Finish 3's top point on Finish 2's peg
+    seen = Silhouettes(depth, sized.base_in, top_in, sized.base_px_in, sized.radius_px)
+    read = _read_with_confidence(ev, seen)
     assert read["blue:finish:2"][0] == "blue" and read["blue:finish:3"][0] == "empty"
 
 
