@@ -157,6 +157,10 @@ WEAK_READ = 0.997
 #: Pops held after an unread one, each seen with the board still as the game
 #: has it, after which a move is not the unread pop's (``Loop._still_through_later_pops``).
 STILL_THROUGH_POPS = 2
+#: A pop read under this confidence (the die reader's own doubt, under every
+#: cap it puts on a weak read) with a surer pop held after it that the
+#: mover's move fits is taken back as no pop (``Loop._echo_pop``).
+PHANTOM_READ = 0.9
 #: The die's re-settles under a hand the loop remembers (``Loop.resettled``).
 MAX_RESETTLED = 8
 #: The confidence a pop read only after it was reported unread counts with
@@ -1769,6 +1773,12 @@ class Loop:
         and the held pop is the mover's. The echo is taken back, said, and
         the move judged on the held pop. Returns whether it was.
 
+        Or the pop being moved was read under ``PHANTOM_READ``, less surely
+        than the held pop: a die that never moved, misread under a hand's
+        shade (fresh whole game 312 at 640x480: Red's 5, still in the dome,
+        read as 3 at 0.54 while Red's hand moved a peg; taken for Blue's pop,
+        Blue's real 2 held behind it, and Blue's move of 2 called).
+
         A fresh whole rendered game at 640x480: Red's 4 read again under a
         hand putting Red's peg down beside the dome, taken for Blue's pop;
         Blue's 1 was held behind it, and Blue's move of 1 called "That peg
@@ -1788,8 +1798,10 @@ class Loop:
         if not at:
             return False  # no pop seen before the one being moved
         previous, pending = self.seen_pops[at - 1], self.seen_pops[at]
-        if not (isinstance(previous, PopSettled) and isinstance(pending, PopSettled)
-                and previous.value == pending.value == state.pop):
+        if not (isinstance(previous, PopSettled) and isinstance(pending, PopSettled) and pending.value == state.pop):
+            return False
+        echo = previous.value == pending.value
+        if not echo and not (pending.confidence < PHANTOM_READ and held.confidence > pending.confidence):
             return False
         if before.phase is not Phase.POP or before.player != mover or rules_pop(before, pending.value) != state:
             return False
@@ -1800,7 +1812,10 @@ class Loop:
         if self.referee.state != before:
             return False
         self.pop_fed = None
-        self._say(f"I read the {pending.value} twice: that was no pop.")
+        if echo:
+            self._say(f"I read the {pending.value} twice: that was no pop.")
+        else:
+            self._say(f"I misread the die as a {pending.value}: that was no pop.")
         self._release_pops()
         if self.referee.phase == "move":
             self._evaluate(whole)
