@@ -225,7 +225,7 @@ class Camera:
         cached = self._maps.get("remap")
         if cached is None:
             (mx, my), m = self._lens_grid()
-            cached = (cv2.add(mx, float(m)), cv2.add(my, float(m)))  # type: ignore[call-overload]
+            cached = (cv2.add(mx, float(m)), cv2.add(my, float(m)))  # type: ignore[call-overload, unused-ignore]  # needed with OpenCV 5.0 stubs, not 5.1
             self._maps["remap"] = cached
         return cached  # type: ignore[return-value]
 
