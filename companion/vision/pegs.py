@@ -600,9 +600,7 @@ def classify(
             ambiguous[i] |= (printed[i] == states[i] and bool(ev.recess_share[i] >= OWN_PRINT_RECESS)
                              and sil.radius_px is not None and bool(sil.radius_px[i] < OWN_PRINT_MAX_RADIUS_PX))
             continue
-        farther = [j for j in pegs_so_far if sil.depth_mm[j] > sil.depth_mm[i]
-                   and states[j] == states[i] and j not in weak_pegs]
-        on_peg = bool(sil.top_in[i, farther].any())
+        on_peg = bool(_under_top(int(i), [j for j in pegs_so_far if j not in weak_pegs], states, sil))
         on_print = printed[i] == states[i]
         ambiguous[i] = (on_peg or on_print) and not _plastic(ev, int(i))
     # How much plastic a peg shows: a real peg's cap and body are more
@@ -615,14 +613,21 @@ def classify(
     # again at Finish 3, nearer the camera; by saturation the real one went).
     # Only when it looks less real than that peg (no lit cap: the peg's side).
     realness = _realness(ev)
-    echo = np.array([states[k] in COLORS and any(
-        sil.top_in[k, j] and realness[k] < realness[j] for j in pegs_so_far
-        if j != k and states[j] == states[k] and sil.depth_mm[j] > sil.depth_mm[k]) for k in range(n)])
+    echo = np.array([states[k] in COLORS and any(realness[k] < realness[j]
+                                                 for j in _under_top(k, pegs_so_far, states, sil))
+                     for k in range(n)])
     _four_per_colour(states, conf, ambiguous, pegness, suspect, realness, hole_owner, echo)
     if why is not None:
         why[:] = [r if s == b else f"{r}/{'amb' if ambiguous[k] else 'sure'}-prior->{s}"
                   for k, (r, s, b) in enumerate(zip(reason, states, before, strict=True))]
     return states, conf
+
+
+def _under_top(i: int, pegs: list[int], states: list[str], sil: Silhouettes) -> list[int]:
+    """The pegs among *pegs* of hole *i*'s colour, farther from the camera,
+    whose silhouette hole *i*'s top point falls in: a peg there may be
+    theirs seen again."""
+    return [j for j in pegs if sil.depth_mm[j] > sil.depth_mm[i] and states[j] == states[i] and sil.top_in[i, j]]
 
 
 def print_colours(ev: HoleEvidence, hole_print: tuple[str | None, ...]) -> tuple[str | None, ...]:
@@ -745,7 +750,7 @@ CONFIRMED_BY_COUNT = 0.3
 
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
                      pegness: np.ndarray, suspect: np.ndarray, realness: np.ndarray,
-                     hole_owner: tuple[str | None, ...], echo: np.ndarray | None = None) -> None:
+                     hole_owner: tuple[str | None, ...], echo: np.ndarray) -> None:
     """Apply the rules' prior in place: every colour has exactly four pegs.
 
     Extra pegs are taken from the ambiguous ones (*suspect* ones first, then
@@ -785,7 +790,7 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
         if excess <= 0:
             continue
         weak = sorted((i for i in idx if ambiguous[i]),
-                      key=lambda i: (not suspect[i], echo is None or not echo[i], pegness[i]))
+                      key=lambda i: (not suspect[i], not echo[i], pegness[i]))
         for i in weak[:excess]:
             states[i], conf[i] = "empty", 0.5
         excess -= min(excess, len(weak))
