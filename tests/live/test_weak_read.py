@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from test_live_loop import board, kinds, said, started
 
-from companion.live.loop import WEAK_READ, Loop
+from companion.live.loop import CENTRELESS_READ, WEAK_READ, Loop
 from companion.live.observations import (
     BoardStable,
     Observation,
@@ -146,3 +146,43 @@ def test_a_weak_read_the_move_contradicts_is_asked_about_even_while_the_die_goes
     loop.handle(Spoken(13.0, "no"))
     loop.handle(Spoken(14.0, "pop", {"value": 1}))
     assert kinds(loop)[-1] == "illegal"
+
+
+RED_ON_6 = board(red=["track:6", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+
+
+def _moved_on_a_4(to: dict[str, list[str]], confidence: float) -> tuple[Loop, list[str]]:
+    """Red's 6 brings a peg out; the extra pop is read 4 at *confidence*; the peg is seen at *to*."""
+    return _after(PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 4, confidence),
+                  BoardStable(12.0, to))
+
+
+def test_a_4_read_fairly_surely_with_the_move_one_longer_is_taken_for_a_5_without_its_centre_pip() -> None:
+    # Fresh whole rendered game seed 348 at 640x480: Red's 5, a small die
+    # under glare, read 4 at 0.998 on every frame of its rest, and the move
+    # of 5 called "That peg moved 5 spaces, but the pop was 4".
+    loop, lines = _moved_on_a_4(RED_ON_6, 0.998)
+    assert "illegal" not in kinds(loop)
+    assert "That move means Red popped a 5." in lines and "Red, was your pop a 5?" in lines
+
+
+def test_a_4_read_as_surely_with_the_move_one_shorter_is_still_called() -> None:
+    # A 3 does not look like a 4 with a pip lost: the miscount is called.
+    loop, lines = _moved_on_a_4(RED_ON_4, 0.998)
+    assert kinds(loop)[-1] == "illegal"
+    assert lines[-1] == "That peg moved 3 spaces, but the pop was 4."
+
+
+def test_a_4_read_surer_than_the_centreless_bar_is_still_the_pop() -> None:
+    loop, lines = _moved_on_a_4(RED_ON_6, CENTRELESS_READ)
+    assert kinds(loop)[-1] == "illegal"
+    assert lines[-1] == "That peg moved 5 spaces, but the pop was 4."
+
+
+def test_the_weak_read_rule_doctests() -> None:
+    import doctest
+
+    import companion.live.loop
+
+    result = doctest.testmod(companion.live.loop)
+    assert result.attempted >= 3 and result.failed == 0
