@@ -95,3 +95,22 @@ def test_training_runs_end_to_end_on_a_few_crops(tmp_path: pytest.TempPathFactor
     from companion.vision.dice.facenet import FaceNet
 
     assert FaceNet.load(out).classes == 2
+
+
+@pytest.mark.parametrize(("from_centre", "probability", "cocked"), [
+    (0.5, 0.9995, False),   # a flat die's edge at the innermost circle (fresh game 318's frames)
+    (0.5, 0.9999, True),
+    (0.575, 0.9995, True),  # further out the usual bar holds
+    (0.575, 0.997, False),
+])
+def test_a_die_found_leaning_at_the_innermost_circle_needs_a_surer_window(
+        monkeypatch: pytest.MonkeyPatch, from_centre: float, probability: float, cocked: bool) -> None:
+    import companion.vision.dice.dome as dome
+    from companion.vision.dice import DieReading
+    from companion.vision.dice.leaning import Leaning
+
+    monkeypatch.setattr(dome, "find_leaning", lambda *_: Leaning(probability, 0.0, 0.0, from_centre))
+    hidden = DieReading.unreadable("hidden")
+    got = dome.leaning_or(hidden, np.zeros((160, 160), np.float32), DEFAULT_DIE_FRACTION)
+    assert (got.state == "cocked") is cocked
+    assert got == hidden or cocked
