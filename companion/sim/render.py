@@ -299,6 +299,14 @@ def _die_pose(die: DieView, layout: Layout, rng: np.random.Generator) -> tuple[F
         # Leaning against the dome wall: tilted 25-35 degrees about a horizontal axis.
         a = float(rng.uniform(0, 2 * math.pi))
         tilt = math.radians(float(rng.uniform(25, 35)))
+        if die.offset_mm is not None and die.yaw_deg is not None:
+            # A die the script set down (its place and turn fixed) leans the
+            # same way on every frame: drawn afresh, a cocked die in a whole
+            # game jumped round the wall from frame to frame and the vision
+            # stream saw it moving, never resting cocked (session 28). The
+            # draws above are still made, so the frame's later draws stay.
+            a = math.atan2(float(off[1]), float(off[0])) if float(np.hypot(*off)) > 0 else math.radians(die.yaw_deg)
+            tilt = math.radians(25.0 + 10.0 * (die.yaw_deg % 360.0) / 360.0)
         off = np.array([math.cos(a), math.sin(a)]) * (dome - s * 0.95)
         rot = shapes.rotation((-math.sin(a), math.cos(a), 0.0), tilt) @ rot
         z = s / 2 * (math.cos(tilt) + math.sin(tilt))

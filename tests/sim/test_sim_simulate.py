@@ -199,3 +199,19 @@ def test_the_opening_die_lies_still_until_the_first_pop() -> None:
     images = [img for img, _ in frames]
     assert len(images) >= 3
     assert all(img is not None and img.tobytes() == images[0].tobytes() for img in images)  # type: ignore[union-attr]
+
+
+def test_a_cocked_die_lies_still_until_it_is_tapped() -> None:
+    """A die the script leaves cocked leans the same way on every frame:
+    before session 28 the renderer drew its lean afresh for each frame, so
+    in whole games a cocked die jumped round the dome's wall and the vision
+    stream never saw it resting cocked."""
+    from dataclasses import replace
+
+    from companion.sim.script import Settle
+
+    still = replace(Scene.default(LAYOUT, size=(640, 480)), hand=None, noise=0.0, motion_blur_px=0.0, jpeg_quality=100)
+    frames = list(simulate_script([Settle(3, cocked=True, seconds=0.6)], still, 5, setup=SETUP, layout=LAYOUT))
+    images = [img for img, ft in frames if ft.die_state == "cocked"]
+    assert len(images) >= 3
+    assert all(img is not None and img.tobytes() == images[0].tobytes() for img in images)  # type: ignore[union-attr]
