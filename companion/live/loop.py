@@ -75,7 +75,7 @@ from companion.referee.inputs import InputError, parse_board
 from companion.rules import Move, Phase, State, legal_moves, lose_move
 from companion.rules import apply as apply_move
 from companion.rules import pop as rules_pop
-from companion.rules.board import HOME
+from companion.rules.board import COLORS, HOME
 
 #: The camera is taken as blind to the die (see ``Loop._die_blind``) when at
 #: least ``DIE_BLIND_SHARE`` of the last ``DIE_BLIND_OF`` pops (and at least
@@ -174,6 +174,9 @@ WEAK_READ = 0.997
 #: wrong counts uncalled (session 25).
 CENTRELESS_READ = 0.999
 CENTRELESS_VALUES = frozenset({2, 4})
+#: Seconds a board lacking a peg of the player to act counts as that peg
+#: in the hand, its move on the way (``Loop._peg_in_hand``).
+PEG_IN_HAND_S = 5.0
 #: Pops held after an unread one, each seen with the board still as the game
 #: has it, after which a move is not the unread pop's (``Loop._still_through_later_pops``).
 STILL_THROUGH_POPS = 2
@@ -2304,11 +2307,14 @@ class Loop:
         unread = self.unread
         state = self.referee.state
         assert unread is not None
-        if board is None and not self._board_seen_since(unread.begun) and self._some_value_usable(state):
+        if board is None and (not self._board_seen_since(unread.begun) or self._peg_in_hand(unread.begun)) \
+                and self._some_value_usable(state):
             # A usable pop would have moved a peg the camera has perhaps not
             # yet seen stable (and a 6 earned the pop just seen): until the
             # board is seen after the unread pop, unchanged or changed, the
-            # loop cannot tell whether a peg moved. It waits.
+            # loop cannot tell whether a peg moved. It waits; so too while
+            # the last board seen lacks a peg of the player (lifted: a move
+            # on its way).
             return False
         groups = self._lost_before(board)
         if len(groups) != 1:
@@ -2374,6 +2380,22 @@ class Loop:
 
     def _board_seen_since(self, t: float) -> bool:
         return self.board_seen_at is not None and self.board_seen_at > t
+
+    def _peg_in_hand(self, since: float) -> bool:
+        """The last board, seen since *since* and within ``PEG_IN_HAND_S``,
+        lacks a peg of the player to act: most likely lifted in the hand,
+        its move not yet set down. (A fresh whole rendered game at 640x480,
+        seed 358: Red's 6 unread, a red peg lifted out of Home and seen
+        nowhere; Red's extra pop came before the peg was set down, the loop
+        said "No peg moved after Red's pop" and gave the extra pop to Blue,
+        then lost track when Red's peg landed.)"""
+        state, seen = self.referee.state, self.last_board
+        if state is None or seen is None or not self._board_seen_since(since):
+            return False
+        if self.board_seen_at is None or self.t - self.board_seen_at > PEG_IN_HAND_S:
+            return False
+        mover = {COLORS[i] for i in state.colors}
+        return any(colour in mover for colour in boards.missing(seen, self.referee.position))
 
     @staticmethod
     def _some_value_usable(state: State | None) -> bool:

@@ -1105,3 +1105,32 @@ def test_a_pop_held_just_before_a_board_read_soon_is_the_first_players() -> None
     lines = said(speaker)
     assert not any("learn whose turn it is" in line for line in lines)
     assert "Red popped 4." in lines
+
+
+def test_a_pop_after_an_unread_one_waits_while_the_players_peg_is_in_the_hand() -> None:
+    # Fresh whole rendered game seed 358 at 640x480: Red's 6 unread, a red
+    # peg lifted out of Home and seen nowhere, and Red's extra pop settled
+    # before the peg was set down. "No peg moved after Red's pop" gave the
+    # extra pop to Blue, and the loop lost track when the peg landed on 4.
+    loop, speaker, _ = started()  # Red's turn
+    n = len(said(speaker))
+    for obs in [PopUnread(8.0), BoardStable(9.0, board(red=["home", "home", "home"],
+                                                       blue=["track:10", "home", "home", "home"])),
+                PopSettled(11.0, 3),
+                BoardStable(13.0, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"]))]:
+        loop.handle(obs)
+    lines = said(speaker)[n:]
+    assert "No peg moved after Red's pop." not in lines
+    assert "illegal" not in kinds(loop)
+    assert "That move means Red popped a 6." in lines
+    assert "Red moves 3 from Red's Start to space 4." in lines
+
+
+def test_a_pop_after_an_unread_one_with_every_peg_seen_still_passes_the_turn() -> None:
+    loop, speaker, _ = started()  # Red's turn; every red peg in Home
+    n = len(said(speaker))
+    for obs in [PopUnread(8.0), BoardStable(9.0, board(blue=["track:10", "home", "home", "home"])),
+                PopSettled(11.0, 3)]:
+        loop.handle(obs)
+    assert "No peg moved after Red's pop." in said(speaker)[n:]
