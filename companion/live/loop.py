@@ -489,6 +489,8 @@ class Loop:
         #: When the loop began looking for the opening position (its first
         #: observation after ``start``).
         self.opening_since: float | None = None
+        #: What ``_evaluate`` has judged within the current observation (see there).
+        self._judging: set[Any] | None = None
         self.paused = False
         #: A board or a pop came while paused (ignored): the board is checked on resume.
         self.missed_while_paused = False
@@ -922,7 +924,29 @@ class Loop:
         self._feed({"setup": setup}, origin="setup", quiet=("turn",) if started else ())
 
     def _evaluate(self, seen: boards.Board) -> None:
-        """Act on a stable board that may differ from the game's position."""
+        """Act on a stable board that may differ from the game's position.
+
+        Judging a board may settle a pop and judge it again, or take an
+        inference back and judge it again; should that come back to the
+        very same game, pops and board, nothing more is done until the next
+        observation (a truth game at three tenths unread, seed 147: a pop
+        settled as lost, then taken back, without end)."""
+        key = (self.referee.state, None if self.unread is None else self.unread.t,
+               tuple(p.t for p in self.held_pops), tuple(sorted((c, tuple(p)) for c, p in seen.items())),
+               self.inferred is None, self.caught_up is None)
+        top = self._judging is None
+        judging = self._judging if self._judging is not None else set()
+        if key in judging:
+            return
+        judging.add(key)
+        self._judging = judging
+        try:
+            self._evaluate_once(seen)
+        finally:
+            if top:
+                self._judging = None
+
+    def _evaluate_once(self, seen: boards.Board) -> None:
         if self.held_denied is not None:
             return  # waiting for the number of a held pop the players denied (or the timeout)
         expected = self.referee.position
@@ -1209,6 +1233,16 @@ class Loop:
                 self.held_pops = again
                 break
             way = None
+        for echo, value in self._held_echoes() if way is None and unread is None else []:
+            # Or with a held pop taken back that repeats the pop seen just
+            # before it: the same face read twice (a hand's shade over a
+            # die that never moved), as ``_echo_pop`` takes back the pop
+            # being moved.
+            way = only_way(state, values_of(echo), whole)
+            if way is not None:
+                self.held_pops = echo
+                self._say(f"I read the {value} twice: that was no pop.")
+                break
         if way is None:
             return False
         guessed = any(step.unread for step in way)
@@ -1312,6 +1346,25 @@ class Loop:
             again = [r for r in self.resettled if r.value == 6 and t < r.t < until]
             if again:
                 out.append(([*held[:at], PopUnread(again[0].t), *held[at:]], at))
+        return out
+
+    def _held_echoes(self) -> list[tuple[list[PopSettled | PopUnread], int]]:
+        """The held pops with one taken out that repeats, read, the value of
+        the pop seen just before it (the pop being moved, or the held one
+        before it), never a 6 (a 6 earns the same player the next pop): each
+        such (held pops, the value). (A fresh whole rendered game at
+        640x480, seed 369: Red's 3 read again 2.8 s later while Red's hand
+        moved the peg, held with Blue's 5; Red's move of 3 and Blue's of 5
+        seen at once were called "The board does not match one move".)"""
+        held = self.held_pops
+        at = self._pop_before_held()
+        before = self.seen_pops[at] if at is not None else None
+        out = []
+        for i, p in enumerate(held):
+            prior = held[i - 1] if i else before
+            if (isinstance(p, PopSettled) and isinstance(prior, PopSettled) and p.value == prior.value
+                    and p.value != 6):
+                out.append(([*held[:i], *held[i + 1:]], p.value))
         return out
 
     def _pop_before_held(self) -> int | None:

@@ -1156,3 +1156,46 @@ def test_following_the_board_a_pop_just_before_a_board_counts_for_the_next_move(
     assert "illegal" not in kinds(loop)
     assert "Back in step." in lines
     assert "Red moves 2 from Red's Start to space 3." in lines
+
+
+def test_a_held_pop_repeating_the_pop_before_it_is_taken_back_when_only_then_the_board_fits() -> None:
+    # Fresh whole rendered game seed 369 at 640x480: Red's 3 read again 2.8 s
+    # later while Red's hand moved the peg; held with Blue's 5, and Red's
+    # move of 3 and Blue's of 5, seen at once, were called "The board does
+    # not match one move".
+    loop, speaker, _ = started()
+    red_out(loop)  # Red's 6 brings a peg out: Red pops again
+    n = len(said(speaker))
+    for obs in [PopSettled(10.0, 3), PopSettled(12.8, 3), PopSettled(14.5, 5),
+                BoardStable(17.0, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:15", "home", "home", "home"]))]:
+        loop.handle(obs)
+    lines = said(speaker)[n:]
+    assert "illegal" not in kinds(loop)
+    assert "I read the 3 twice: that was no pop." in lines
+    assert "Blue moves 5 from space 10 to Yellow's Start." in lines
+
+
+def test_a_repeated_value_the_board_fits_as_read_is_a_pop() -> None:
+    # Red's 3, then Blue's 3 (a real pop of the same value), both moved.
+    loop, speaker, _ = started()
+    red_out(loop)
+    for obs in [PopSettled(10.0, 3), PopSettled(12.8, 3),
+                BoardStable(17.0, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:13", "home", "home", "home"]))]:
+        loop.handle(obs)
+    assert "illegal" not in kinds(loop)
+    assert not any("twice" in line for line in said(speaker))
+    assert "Blue moves 3 from space 10 to space 13." in said(speaker)
+
+
+def test_judging_a_board_that_comes_back_to_the_same_game_stops() -> None:
+    # Truth game seed 147 at three tenths of pops unread: a pop settled as
+    # lost, the settling taken back on the same board, settled again, without
+    # end (a RecursionError ended the run). The same game, pops and board
+    # judged twice within one observation now waits for the next.
+    from companion.bench.referee import _players, _truth_game
+    from companion.live.scripted import MESSY_KINDS
+
+    verdict, *_ = _truth_game(147, _players(147, 0), 0.25, 0.3, MESSY_KINDS)
+    assert verdict.false_illegal == 0
