@@ -1136,28 +1136,6 @@ def test_a_pop_after_an_unread_one_with_every_peg_seen_still_passes_the_turn() -
     assert "No peg moved after Red's pop." in said(speaker)[n:]
 
 
-def test_following_the_board_a_pop_just_before_a_board_counts_for_the_next_move() -> None:
-    # Fresh whole rendered game seed 345 at 640x480, followed from the board
-    # after a late opening: each plain move came on a pop that had settled
-    # just before the board showing the move before it, so none "had a pop
-    # since the last board", and the loop stayed silent for 70 s.
-    from companion.referee import Referee
-
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, settings=AT_ONCE)
-    loop.start([["red"], ["blue"]], first="red")
-    red = ["home", "home", "home"]
-    for obs in [Tick(0.0), PopSettled(8.8, 4), BoardStable(11.2, board()),  # read late: follows the board
-                PopSettled(12.0, 6), PopSettled(14.0, 2),  # Red's 6 and extra pop, then the 6's move seen
-                BoardStable(14.2, board(red=["track:1", *red])),
-                BoardStable(17.0, board(red=["track:3", *red]))]:
-        loop.handle(obs)
-    lines = said(speaker)
-    assert "illegal" not in kinds(loop)
-    assert "Back in step." in lines
-    assert "Red moves 2 from Red's Start to space 3." in lines
-
-
 def test_a_held_pop_repeating_the_pop_before_it_is_taken_back_when_only_then_the_board_fits() -> None:
     # Fresh whole rendered game seed 369 at 640x480: Red's 3 read again 2.8 s
     # later while Red's hand moved the peg; held with Blue's 5, and Red's
