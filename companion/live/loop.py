@@ -1233,7 +1233,7 @@ class Loop:
                 self.held_pops = again
                 break
             way = None
-        for echo, value in self._held_echoes() if way is None and unread is None else []:
+        for echo, value in self._held_echoes(whole) if way is None and unread is None else []:
             # Or with a held pop taken back that repeats the pop seen just
             # before it: the same face read twice (a hand's shade over a
             # die that never moved), as ``_echo_pop`` takes back the pop
@@ -1348,7 +1348,7 @@ class Loop:
                 out.append(([*held[:at], PopUnread(again[0].t), *held[at:]], at))
         return out
 
-    def _held_echoes(self) -> list[tuple[list[PopSettled | PopUnread], int]]:
+    def _held_echoes(self, whole: boards.Board) -> list[tuple[list[PopSettled | PopUnread], int]]:
         """The held pops with one taken out that repeats, read, the value of
         the pop seen just before it (the pop being moved, or the held one
         before it), never a 6 (a 6 earns the same player the next pop): each
@@ -1357,6 +1357,13 @@ class Loop:
         moved the peg, held with Blue's 5; Red's move of 3 and Blue's of 5
         seen at once were called "The board does not match one move".)"""
         held = self.held_pops
+        state = self.referee.state
+        # Never beside a pop the camera could not read, nor when the pops as
+        # read reach the board some way (several histories are no reason to
+        # take a real pop out: two players' 4s, both lost, in a seeded game).
+        if (state is None or any(isinstance(p, PopUnread) for p in held)
+                or some_history(state, values_of(held), whole, unseen_last=False)):
+            return []
         at = self._pop_before_held()
         before = self.seen_pops[at] if at is not None else None
         out = []
