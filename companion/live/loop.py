@@ -174,6 +174,11 @@ WEAK_READ = 0.997
 #: wrong counts uncalled (session 25).
 CENTRELESS_READ = 0.999
 CENTRELESS_VALUES = frozenset({2, 4})
+#: Seconds of following the board (lost track, or an opening read late)
+#: after which the loop says once how the players can tell it the turn: a
+#: table that plays faster than the camera sees single moves can leave it
+#: silent for minutes (fresh seeds 345 and 353 at 640x480, session 28).
+FOLLOW_HELP_S = 60.0
 #: Seconds a board lacking a peg of the player to act counts as that peg
 #: in the hand, its move on the way (``Loop._peg_in_hand``).
 PEG_IN_HAND_S = 5.0
@@ -489,6 +494,8 @@ class Loop:
         #: When the loop began looking for the opening position (its first
         #: observation after ``start``).
         self.opening_since: float | None = None
+        #: "You can tell me whose turn it is" said in this stretch of following the board.
+        self.follow_help_said = False
         #: What ``_evaluate`` has judged within the current observation (see there).
         self._judging: set[Any] | None = None
         self.paused = False
@@ -1736,6 +1743,7 @@ class Loop:
             self.lost_said_at = self.t
         self.illegal_board = None
         self.lost = before
+        self.follow_help_said = False
         self.lost_pops = len(self.held_pops)
         self.lost_at = (self.t, len(self.held_pops), self.referee.state)
         self.doubts = []  # the board is followed from here: no history before it to go back to
@@ -2986,6 +2994,12 @@ class Loop:
                 del tm.awaiting_home[colour]
                 tm.reminded_home.add(colour)
                 self._say(f"{colour.capitalize()}, your peg goes back to Home.")
+        if self.lost is not None and self.stage == "game" and not self.follow_help_said \
+                and t - self.lost_at[0] >= FOLLOW_HELP_S:
+            self.follow_help_said = True
+            example = (self.players or [["red"]])[0][0].capitalize()
+            self._say("I am still working out whose turn it is from the board. You can tell me: "
+                      f"say \"referee, it's {example}'s turn\".")
         unread = self.unread
         if unread is not None and not unread.said and t - unread.t >= self.settings.unread_say_s:
             unread.said = True

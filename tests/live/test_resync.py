@@ -1177,3 +1177,31 @@ def test_judging_a_board_that_comes_back_to_the_same_game_stops() -> None:
 
     verdict, *_ = _truth_game(147, _players(147, 0), 0.25, 0.3, MESSY_KINDS)
     assert verdict.false_illegal == 0
+
+
+def test_following_the_board_for_a_minute_says_once_how_to_tell_the_turn() -> None:
+    # Fresh seeds 345 and 353 at 640x480: an opening read late was followed
+    # from the board for 71 s and seven minutes in silence.
+    help_line = "I am still working out whose turn it is from the board."
+    loop, speaker = _blind_opening_only()
+    for t in (30.0, 72.0, 100.0, 200.0):
+        loop.handle(Tick(t))
+    assert sum(line.startswith(help_line) for line in said(speaker)) == 1
+    assert any("referee, it's Red's turn" in line for line in said(speaker))
+    # Back in step at the first move it could follow: nothing to help with.
+    loop, speaker = _opening_after(11.2)
+    for t in (30.0, 72.0, 100.0):
+        loop.handle(Tick(t))
+    assert not any(line.startswith(help_line) for line in said(speaker))
+
+
+def _blind_opening_only() -> tuple[Loop, ListSpeaker]:
+    """An opening read after 11.2 s with a pop seen before it, and no move since."""
+    from companion.referee import Referee
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    loop.start([["red"], ["blue"]], first="red")
+    for obs in [Tick(0.0), PopSettled(8.8, 4), BoardStable(11.2, board())]:
+        loop.handle(obs)
+    return loop, speaker
