@@ -194,6 +194,14 @@ MAX_RESETTLED = 8
 #: The confidence a pop read only after it was reported unread counts with
 #: (``Loop._on_late_read``): a weak read, whatever the die reader said.
 LATE_READ_CONFIDENCE = 0.5
+#: Seconds within which a pop after an unread one more likely follows a
+#: cocked die's tap than the next player's pop (``Loop._unread_no_pop``).
+#: Session 29, 48 fresh whole rendered games at 640x480: of the unread
+#: pops another pop followed within 1.5 s, 21 were no pop (a cocked die
+#: read as no face, then tapped) and 4 real; the simulator's pops come
+#: 1.5 s apart at the least, and a truth game's real unread pop followed
+#: 1.7 s later was taken back at 2.0 s.
+POPPED_AGAIN_S = 1.6
 #: Seconds a pop takes at the least (popped, read, passed on): several pops
 #: nobody saw are believed only with this long for each since the last board
 #: agreeing with the game (``Loop._pops_unseen``).
@@ -1028,6 +1036,8 @@ class Loop:
             # the final position counts.
             self._feed({"command": "undo"}, origin="loop")
             self._feed_board(whole, miss)
+            return
+        if self.inferred is not None and self._unread_no_pop(whole):
             return
         if self.inferred is not None and self._take_back_inference(whole):
             return
@@ -1910,6 +1920,14 @@ class Loop:
         read as 3 at 0.54 while Red's hand moved a peg; taken for Blue's pop,
         Blue's real 2 held behind it, and Blue's move of 2 called).
 
+        Or the pop being moved was read under ``PHANTOM_READ`` and the pop
+        held after it could not be read, and *whole* is one legal move of
+        the mover for another value: the held pop, begun as unread, is the
+        mover's, and the move tells its value (fresh whole game 389 at
+        640x480, session 29: Yellow's 2 read as 6 at 0.36 under a hand, then
+        as 2 again; the 6 taken for Green's pop, Green's real 5 unread, and
+        Green's move of 5 called "moved 5 spaces, but the pop was 6").
+
         A fresh whole rendered game at 640x480: Red's 4 read again under a
         hand putting Red's peg down beside the dome, taken for Blue's pop;
         Blue's 1 was held behind it, and Blue's move of 1 called "That peg
@@ -1921,9 +1939,8 @@ class Loop:
         if (state is None or before is None or state.phase is not Phase.MOVE or not self.held_pops
                 or self.unread is not None or self.caught_up is not None or self.inferred is not None):
             return False
-        held = self.held_pops[0]
         mover = state.player
-        if not isinstance(held, PopSettled) or held.value == state.pop or mover is None:
+        if mover is None or before.phase is not Phase.POP or before.player != mover:
             return False
         at = self._pop_before_held()
         if not at:
@@ -1931,14 +1948,12 @@ class Loop:
         previous, pending = self.seen_pops[at - 1], self.seen_pops[at]
         if not (isinstance(previous, PopSettled) and isinstance(pending, PopSettled) and pending.value == state.pop):
             return False
-        echo = previous.value == pending.value
-        if not echo and not (pending.confidence < PHANTOM_READ and held.confidence > pending.confidence):
+        if rules_pop(before, pending.value) != state or not boards.same_but(whole, self.referee.position, mover):
             return False
-        if before.phase is not Phase.POP or before.player != mover or rules_pop(before, pending.value) != state:
+        found = self._phantom_behind(previous, pending, before, whole)
+        if found is None:
             return False
-        if not boards.same_but(whole, self.referee.position, mover) or not self._legal_on(
-                rules_pop(before, held.value), whole):
-            return False
+        echo, dropped = found
         self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
         if self.referee.state != before:
             return False
@@ -1947,10 +1962,46 @@ class Loop:
             self._say(f"I read the {pending.value} twice: that was no pop.")
         else:
             self._say(f"I misread the die as a {pending.value}: that was no pop.")
+        self.held_pops = [p for p in self.held_pops if not any(p is q for q in dropped)]
         self._release_pops()
-        if self.referee.phase == "move":
+        if self.referee.phase == "move" or self.unread is not None:
             self._evaluate(whole)
         return True
+
+    def _phantom_behind(self, previous: PopSettled, pending: PopSettled, before: State,
+                        whole: boards.Board) -> tuple[bool, list[PopSettled]] | None:
+        """For :meth:`_echo_pop`: whether *pending* (the pop being moved, seen
+        after *previous*) is no pop, given the pops held after it and the
+        mover's board *whole*. Returns ``(echo, dropped)``: *echo* when it
+        repeats *previous*, *dropped* the held pops to take out with it (the
+        die read on *previous*'s face again after a misread), or None.
+
+        The held pop that is the mover's is the first one, or, when the
+        first repeats *previous* and *pending* was read weakly, the one
+        after it: the die misread under a hand, then seen again on the face
+        it never left."""
+        held = self.held_pops
+        candidates: list[tuple[PopSettled | PopUnread, list[PopSettled]]] = [(held[0], [])]
+        first = held[0]
+        if (isinstance(first, PopSettled) and first.value == previous.value and len(held) > 1
+                and pending.confidence < PHANTOM_READ):
+            candidates.append((held[1], [first]))
+        for mover_pop, dropped in candidates:
+            if isinstance(mover_pop, PopSettled):
+                if mover_pop.value == pending.value:
+                    continue
+                echo = previous.value == pending.value and not dropped
+                surer = mover_pop.confidence > pending.confidence
+                fits = [mover_pop.value]
+            else:
+                # An unread pop: the move tells its value, if any value fits.
+                echo, surer = False, True
+                fits = [v for v in range(1, 7) if v != pending.value]
+            if not echo and not (pending.confidence < PHANTOM_READ and surer):
+                continue
+            if any(self._legal_on(rules_pop(before, v), whole) for v in fits):
+                return echo, dropped
+        return None
 
     def _still_through_later_pops(self, unread: _Unread) -> bool:
         """The board was seen as the game has it after ``STILL_THROUGH_POPS``
@@ -2189,6 +2240,40 @@ class Loop:
             return False
         if not self._undo_inference(inferred):
             return False  # cannot happen with the referee's undo; judge the board as it is
+        self._judge_again(whole, inferred.said)
+        return True
+
+    def _unread_no_pop(self, whole: boards.Board) -> bool:
+        """The unread pop was settled as one no peg used (the turn passed),
+        and the pop after it came within ``POPPED_AGAIN_S``: soon for the
+        next player's pop, not for a die that landed cocked, unread, and was
+        tapped or popped again. When *whole* does not fit the game as it
+        stands, but the pops seen since, played from before the unread pop
+        without it, lead there in exactly one way, the unread pop is taken
+        back as no pop, said, and the board judged afresh. (Fresh whole game
+        393 at 640x480, session 29: Red's die landed cocked against the
+        dome's wall, read as no face, and was tapped to a 2; the unread pop
+        was taken as Red's lost pop and the 2 as Blue's, and Blue's move of
+        4, its real pop, was called "moved 4 spaces, but the pop was 2".)
+        Tried before the take-back of the inference (which keeps the unread
+        pop and retells its value from the board): fresh game 400, Blue's
+        cocked die unread, then the tap's 6 unread 1.5 s later; kept, the
+        first became Blue's 6 and the second Blue's extra pop, Blue's real
+        extra pop went to Yellow, and Yellow's peg brought out on a 6 was
+        called "needs a 6". Returns whether it was taken back."""
+        inferred = self.inferred
+        if inferred is None or inferred.own_move or inferred.from_move or not inferred.pops:
+            return False
+        if inferred.pops[0].t - inferred.unread.t >= POPPED_AGAIN_S:
+            return False
+        if only_way(inferred.state, values_of(inferred.pops + self.held_pops), whole, min_steps=1) is None:
+            return False
+        name = inferred.unread.player.capitalize()
+        if not self._undo_inference(inferred):
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self.unread = None
+        self._say(f"I take back {name}'s pop I could not read: the die was popped again.")
+        self._release_pops()
         self._judge_again(whole, inferred.said)
         return True
 

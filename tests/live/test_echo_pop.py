@@ -21,6 +21,7 @@ from companion.live.observations import (
     Observation,
     ObservationError,
     PopSettled,
+    PopUnread,
     from_json,
     to_json,
 )
@@ -130,3 +131,98 @@ def test_a_pop_read_only_weakly_is_still_the_pop_when_the_reader_did_not_doubt_i
     # count is called as before (the held 2 is the next player's, early).
     assert not any(line.startswith("I misread the die") for line in lines)
     assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 2 spaces, but the pop was 5."
+
+
+def _blue_moves_after_a_doubted_pop(blue_pop_confidence: float, echo: bool) -> tuple[Loop, list[str]]:
+    """Red's 6 and 3 as in ``_blue_moves_to``; then a pop read 5 at
+    *blue_pop_confidence* (taken for Blue's), with *echo* the die read on
+    Red's 3 again, then a pop the camera could not read, and Blue's peg
+    moved 2, from space 10 to 12."""
+    loop, speaker, _ = started()
+    observations: list[Observation] = [
+        PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 3), BoardStable(12.0, RED_ON_4),
+        PopSettled(12.5, 5, blue_pop_confidence), *([PopSettled(13.5, 3)] if echo else []), PopUnread(15.0),
+        BoardStable(17.0, board(red=["track:4", "home", "home", "home"], blue=["track:12", "home", "home", "home"])),
+    ]
+    for obs in observations:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+@pytest.mark.parametrize("echo", [False, True])
+def test_a_doubted_pop_is_no_pop_when_the_move_fits_the_unread_pop_after_it(echo: bool) -> None:
+    # Fresh whole game 389 at 640x480 (session 29): Yellow's 2, still in the
+    # dome, read as 6 at 0.36 under a hand and then as 2 again; the 6 was
+    # taken for Green's pop, Green's real 5 went unread, and Green's move of
+    # 5 was called "moved 5 spaces, but the pop was 6".
+    loop, lines = _blue_moves_after_a_doubted_pop(0.36, echo)
+    assert "illegal" not in kinds(loop)
+    assert "I misread the die as a 5: that was no pop." in lines
+    assert lines[-4:] == ["That move means Blue popped a 2.", "Blue moves 2 from space 10 to space 12.",
+                          "Blue, was your pop a 2?", "Red's turn."]
+    assert loop.referee.player == "red" and loop.referee.phase == "pop"
+
+
+def test_a_pop_read_surely_is_not_taken_back_for_an_unread_pop_after_it() -> None:
+    loop, lines = _blue_moves_after_a_doubted_pop(1.0, echo=False)
+    assert not any(line.startswith("I misread the die") for line in lines)
+    assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 2 spaces, but the pop was 5."
+
+
+def _red_pops_unread_then(gap: float) -> tuple[Loop, list[str]]:
+    """Red's turn after ``started`` (every red peg in Home): a pop the camera
+    could not read, the board seen unchanged, a 2 read *gap* seconds after
+    the unread pop, a 4 read, and Blue's peg moved 4, from space 10 to 14."""
+    loop, speaker, _ = started()
+    blue_on = board(blue=["track:10", "home", "home", "home"])
+    observations: list[Observation] = [
+        PopUnread(8.0), BoardStable(8.5, blue_on), PopSettled(8.0 + gap, 2), BoardStable(8.5 + gap, blue_on),
+        PopSettled(11.0 + gap, 4), BoardStable(14.0 + gap, board(blue=["track:14", "home", "home", "home"])),
+    ]
+    for obs in observations:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_an_unread_pop_soon_popped_again_is_no_pop_when_the_move_says_so() -> None:
+    # Fresh whole game 393 at 640x480 (session 29): Red's die landed cocked
+    # against the dome's wall, read as no face, and was tapped to a 2 1.3 s
+    # later. The unread pop was taken for Red's lost pop and the 2 for
+    # Blue's, and Blue's move of 4 was called "moved 4 spaces, but the pop was 2".
+    loop, lines = _red_pops_unread_then(gap=1.3)
+    assert "illegal" not in kinds(loop)
+    assert "No peg moved after Red's pop." in lines
+    assert "I take back Red's pop I could not read: the die was popped again." in lines
+    assert lines[-3:] == ["Blue popped 4.", "Blue moves 4 from space 10 to space 14.", "Red's turn."]
+    assert loop.referee.player == "red" and loop.referee.phase == "pop"
+
+
+def test_an_unread_pop_followed_by_a_pop_seconds_later_stays_a_pop() -> None:
+    # A pop ``POPPED_AGAIN_S`` or more later may be the next player's: the
+    # wrong count is called as before.
+    from companion.live.loop import POPPED_AGAIN_S
+
+    loop, lines = _red_pops_unread_then(gap=POPPED_AGAIN_S + 0.1)
+    assert not any(line.startswith("I take back") for line in lines)
+    assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 4 spaces, but the pop was 2."
+
+
+def test_an_unread_pop_soon_followed_by_another_unread_one_is_no_pop_when_the_board_says_so() -> None:
+    # Fresh whole game 400 at 640x480 (session 29): Blue's die landed cocked
+    # under the dome's glare, read as no face; the tap 1.5 s later left a
+    # 6 the camera could not read either. The first was taken for Blue's
+    # lost pop, then, when Blue's peg came out, for Blue's 6 with the
+    # second Blue's extra pop: Blue's next pop went to Yellow, and Yellow's
+    # peg brought out on a 6 was called "needs a 6".
+    loop, speaker, _ = started()
+    blue_on = board(blue=["track:10", "home", "home", "home"])
+    for obs in [PopUnread(8.0), BoardStable(8.5, blue_on), PopUnread(9.5),
+                BoardStable(11.0, board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])),
+                PopSettled(12.0, 3),
+                BoardStable(14.0, board(red=["track:4", "home", "home", "home"], blue=["track:10", "home", "home", "home"]))]:
+        loop.handle(obs)
+    lines = said(speaker)
+    assert "illegal" not in kinds(loop)
+    assert "I take back Red's pop I could not read: the die was popped again." in lines
+    assert "That move means Red popped a 6." in lines
+    assert lines[-3:] == ["Red popped 3.", "Red moves 3 from Red's Start to space 4.", "Blue's turn."]
