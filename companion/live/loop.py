@@ -1224,6 +1224,8 @@ class Loop:
         state = self.referee.state
         if state is None:
             return False
+        if self._popped_again_taken_out(whole, unread):
+            return True
         lead: list[int | None] = [None] if unread is not None else []
         pops = lead + values_of(self.held_pops)
         way = only_way(state, pops, whole) if pops else None
@@ -2275,6 +2277,42 @@ class Loop:
         self._say(f"I take back {name}'s pop I could not read: the die was popped again.")
         self._release_pops()
         self._judge_again(whole, inferred.said)
+        return True
+
+    def _popped_again_taken_out(self, whole: boards.Board, unread: _Unread | None) -> bool:
+        """For the catch-up: unread pops (*unread*, or held ones) each
+        followed within ``POPPED_AGAIN_S`` by the next pop seen are likelier
+        a cocked die read as no face and then tapped than pops of their own
+        (see :meth:`_unread_no_pop`). When the pops without them lead to
+        *whole* in exactly one way, they are taken out, said, and the board
+        judged afresh. (Fresh whole games 415 and 419 at 640x480, session
+        29: such a pop was given a value from the board, the real pop after
+        it went to the next player, and a right move was called.) Returns
+        whether they were."""
+        state = self.referee.state
+        if state is None:
+            return False
+        held = self.held_pops
+        times = ([unread.t] if unread is not None else []) + [p.t for p in held]
+        again = {t for t, after in zip(times, times[1:]) if after - t < POPPED_AGAIN_S}
+        drop_lead = unread is not None and unread.t in again
+        dropped = [p for p in held if isinstance(p, PopUnread) and p.t in again]
+        if not drop_lead and not dropped:
+            return False
+        kept = [p for p in held if not any(p is q for q in dropped)]
+        lead: list[int | None] = [None] if unread is not None and not drop_lead else []
+        pops = lead + values_of(kept)
+        if not pops or only_way(state, pops, whole, min_steps=1) is None:
+            return False
+        players = [unread.player] if drop_lead and unread is not None else []
+        self.held_pops = kept
+        if drop_lead:
+            self.unread = None
+        name = (players[0] if players else self.referee.player or "").capitalize()
+        self._say(f"I take back {name}'s pop I could not read: the die was popped again."
+                  if players else "A pop I could not read was the die popped again: I take it back.")
+        self._release_pops()
+        self._evaluate(whole)
         return True
 
     def _undo_inference(self, inferred: _Inferred) -> bool:
