@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from companion.live import boards
@@ -2294,7 +2295,7 @@ class Loop:
             return False
         held = self.held_pops
         times = ([unread.t] if unread is not None else []) + [p.t for p in held]
-        again = {t for t, after in zip(times, times[1:]) if after - t < POPPED_AGAIN_S}
+        again = {t for t, after in pairwise(times) if after - t < POPPED_AGAIN_S}
         drop_lead = unread is not None and unread.t in again
         dropped = [p for p in held if isinstance(p, PopUnread) and p.t in again]
         if not drop_lead and not dropped:
