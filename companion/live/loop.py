@@ -2271,11 +2271,11 @@ class Loop:
             return False
         if only_way(inferred.state, values_of(inferred.pops + self.held_pops), whole, min_steps=1) is None:
             return False
-        name = inferred.unread.player.capitalize()
+        player = inferred.unread.player
         if not self._undo_inference(inferred):
             return False  # cannot happen with the referee's undo; judge the board as it is
         self.unread = None
-        self._say(f"I take back {name}'s pop I could not read: the die was popped again.")
+        self._say_popped_again(player)
         self._release_pops()
         self._judge_again(whole, inferred.said)
         return True
@@ -2305,16 +2305,23 @@ class Loop:
         pops = lead + values_of(kept)
         if not pops or only_way(state, pops, whole, min_steps=1) is None:
             return False
-        players = [unread.player] if drop_lead and unread is not None else []
         self.held_pops = kept
-        if drop_lead:
+        if drop_lead and unread is not None:
             self.unread = None
-        name = (players[0] if players else self.referee.player or "").capitalize()
-        self._say(f"I take back {name}'s pop I could not read: the die was popped again."
-                  if players else "A pop I could not read was the die popped again: I take it back.")
+            self._say_popped_again(unread.player)
+        else:
+            self._say_popped_again(None)
         self._release_pops()
         self._evaluate(whole)
         return True
+
+    def _say_popped_again(self, player: str | None) -> None:
+        """Say that an unread pop (of *player*, when the loop had given it
+        to one) is taken back as a cocked die tapped or popped again."""
+        if player:
+            self._say(f"I take back {player.capitalize()}'s pop I could not read: the die was popped again.")
+        else:
+            self._say("A pop I could not read was the die popped again: I take it back.")
 
     def _undo_inference(self, inferred: _Inferred) -> bool:
         """Undo what was fed since *inferred* was made and hold its pops
