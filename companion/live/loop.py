@@ -742,6 +742,7 @@ class Loop:
             self._on_late_read(obs)
         elif isinstance(obs, DieResettled):
             self.resettled = [*self.resettled[-(MAX_RESETTLED - 1):], obs]
+            self._doubt_resettled(obs)
         elif isinstance(obs, DieCocked):
             if not self.cocked_said and self.stage in ("game", "check"):
                 self.cocked_said = True
@@ -2198,6 +2199,14 @@ class Loop:
         self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move, t=self.t,
                                   said=len(self.said))
         self._open_doubt(state, [None, *values_of(self.held_pops)])
+        if self.held_pops and self.held_pops[0].t - unread.t < POPPED_AGAIN_S:
+            # The next pop came as soon as a cocked die's tap (see
+            # _unread_no_pop): the game without the unread pop is kept as a
+            # doubt too, for boards that come after the inference stands
+            # (fresh game 439, session 30: an unread pop nobody made 1.3 s
+            # before Red's 5, given 5 from Red's move; Red's 5 went to Blue,
+            # Blue's 3 to Yellow, and Yellow's move of 1 was called).
+            self._open_doubt(state, values_of(self.held_pops))
 
     def _take_back_inference(self, whole: boards.Board) -> bool:
         """A board the state before the last inference explains (the move put
@@ -2263,9 +2272,14 @@ class Loop:
         cocked die unread, then the tap's 6 unread 1.5 s later; kept, the
         first became Blue's 6 and the second Blue's extra pop, Blue's real
         extra pop went to Yellow, and Yellow's peg brought out on a 6 was
-        called "needs a 6". Returns whether it was taken back."""
+        called "needs a 6". Or the unread pop was given the value of its
+        player's move, and the next pop, come as soon, went to the next
+        player: fresh game 424, session 30, an unread pop nobody made 1.3 s
+        before Blue's 4; given 4 from Blue's move, Blue's real 4 went to
+        Yellow, and Yellow's move of 1 was called "moved 1 space, but the
+        pop was 4". Returns whether it was taken back."""
         inferred = self.inferred
-        if inferred is None or inferred.own_move or inferred.from_move or not inferred.pops:
+        if inferred is None or inferred.own_move or not inferred.pops:
             return False
         if inferred.pops[0].t - inferred.unread.t >= POPPED_AGAIN_S:
             return False
@@ -2951,7 +2965,8 @@ class Loop:
             self.before_pop = self.referee.state
             if self.before_pop is not None:
                 self.pop_fed = (pop, self.before_pop)
-            self._feed({"pop": pop.value}, origin="camera")
+            events = self._feed({"pop": pop.value}, origin="camera")
+            self._doubt_lost_echo(pop, events)
             self._after_pop()
         if self.held_pops:
             if self.timers.held_pop_since is None:
@@ -2959,6 +2974,44 @@ class Loop:
         else:
             self.timers.held_pop_since = None
             self.timers.held_pop_said = False
+
+    def _doubt_resettled(self, obs: DieResettled) -> None:
+        """The die settled again on its face under a hand while the game
+        waits for a pop, none held: a pop of the same value made under the
+        hand, or a hand passing beside the dome (the camera cannot tell). The
+        game with it as a pop is kept as a doubt (:class:`_Doubt`): a later
+        board only that history explains is followed, not called. (Fresh
+        whole rendered game 401 at 640x480, session 30: Green's 1 popped
+        after Yellow's 1 under Green's hand, not reported; every pop after it
+        given to the player before, and Blue's move of 5 on Blue's real 5,
+        taken for Yellow's 3, called "That peg moved 5 spaces, but the pop
+        was 3".)"""
+        state = self.referee.state
+        if (self.stage == "game" and state is not None and state.phase is Phase.POP and not self.held_pops
+                and self.unread is None and self.lost is None):
+            self._open_doubt(state, [obs.value])
+
+    def _doubt_lost_echo(self, pop: PopSettled, events: list[dict[str, Any]]) -> None:
+        """*pop*, just fed and lost (no peg could use it), repeats the value
+        of the pop seen just before it and was held, seen before the board
+        that showed that pop's move: it may be the same face read again under
+        the mover's hand, no pop at all. Nothing on the board can show that
+        a lost pop was none, so the game without it is kept as a doubt
+        (:class:`_Doubt`): a later board only that history explains is
+        followed, not called. (Fresh whole rendered game 419 at 640x480,
+        session 30: Blue's 5 read again at 0.063 from its rest, just past the
+        "moved" bar, while Blue's hand moved the peg; given to Yellow, who
+        could not use a 5, Yellow's real 1 given to Green, and Yellow's and
+        Green's moves of 1 called "The board does not match one move".)
+        A real pop of the same value lands within the bar as often (fresh
+        kept games: the die's thumbnail alone cannot tell them apart)."""
+        state = self.before_pop
+        if state is None or not any(e.get("event") == "no-move" for e in events) or pop.t >= self.t:
+            return
+        at = next((i for i, p in enumerate(self.seen_pops) if p is pop), None)
+        previous = self.seen_pops[at - 1] if at else None
+        if isinstance(previous, PopSettled) and previous.value == pop.value:
+            self._open_doubt(state, values_of(self.held_pops))
 
     # -- feeding the referee ---------------------------------------------------
 
