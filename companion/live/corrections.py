@@ -335,6 +335,9 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         _record(loop, cmd, said)
         return
     answers_unread = loop.unread is not None
+    if "pop" in line and answers_unread and loop.answer_was_popped_again(int(line["pop"])):
+        _record_said(loop, cmd)
+        return
     events = loop.feed(line, origin="voice")
     loop.voice_changed_game(cmd.intent, line)
     if "pop" in line and not answers_unread:

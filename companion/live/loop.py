@@ -2329,6 +2329,28 @@ class Loop:
         self._evaluate(whole)
         return True
 
+    def answer_was_popped_again(self, value: int) -> bool:
+        """The players answer the unread pop with *value*, and the pop held
+        after it, read *value* too, came within ``POPPED_AGAIN_S``: the
+        unread pop was the die landing cocked, then tapped or popped again
+        (see :meth:`_unread_no_pop`), and the answer is the held pop's. The
+        unread pop is taken back, said, and the held pop is the player's.
+        (Fresh whole game 435 at 640x480 with ``--answers``, session 30: an
+        unread pop 1.3 s before Red's 2; "two" settled the unread pop, the
+        read 2 went to Blue, and Blue's move of 1 was called.) Returns
+        whether it was."""
+        unread, held = self.unread, self.held_pops
+        if (unread is None or not held or not isinstance(held[0], PopSettled) or held[0].value != value
+                or held[0].t - unread.t >= POPPED_AGAIN_S or self.referee.phase != "pop"):
+            return False
+        self.unread = None
+        self.inferred = None
+        self.question = None
+        self._say_popped_again(unread.player)
+        self._release_pops()
+        self.reevaluate()
+        return True
+
     def _say_popped_again(self, player: str | None) -> None:
         """Say that an unread pop (of *player*, when the loop had given it
         to one) is taken back as a cocked die tapped or popped again."""

@@ -19,6 +19,7 @@ from companion.live.observations import (
     Observation,
     PopSettled,
     PopUnread,
+    Spoken,
 )
 from companion.referee import Referee
 
@@ -127,3 +128,23 @@ def test_the_game_without_an_unread_pop_soon_popped_again_stays_open_after_the_i
         assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 1 space, but the pop was 2."
     else:
         assert "illegal" not in kinds(loop) and lines[-1] == LOST_TRACK
+
+
+@pytest.mark.parametrize(("gap", "called"), [(1.3, False), (POPPED_AGAIN_S + 0.1, True)])
+def test_an_answer_that_matches_a_pop_read_soon_after_the_unread_one_is_that_pop(gap: float, called: bool) -> None:
+    # Seed 435 with players answering: an unread pop 1.3 s before Red's
+    # 2; "two" settled the unread pop, the read 2 went to Blue, and Blue's
+    # move of 1 was called. Here: Red out on a 6, an unread pop, Red's 3
+    # read *gap* s later, "three" said; Red moves 3, Blue pops 2 and moves 2.
+    loop, lines = _played([
+        PopSettled(8.0, 6), BoardStable(9.0, RED_ON_1), PopUnread(10.0), PopSettled(10.0 + gap, 3),
+        Spoken(12.5, "pop", {"value": 3}), BoardStable(13.0, RED_ON_4), PopSettled(15.0, 2),
+        BoardStable(17.0, board(red=["track:4", "home", "home", "home"], blue=["track:12", "home", "home", "home"])),
+    ])
+    if called:
+        assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 2 spaces, but the pop was 3."
+    else:
+        assert "illegal" not in kinds(loop)
+        assert lines[-7:] == ["I take back Red's pop I could not read: the die was popped again.", "Red popped 3.",
+                              "Red moves 3 from Red's Start to space 4.", "Blue's turn.", "Blue popped 2.",
+                              "Blue moves 2 from space 10 to space 12.", "Red's turn."]
