@@ -338,6 +338,7 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
     if "pop" in line and answers_unread and loop.answer_was_popped_again(int(line["pop"])):
         _record_said(loop, cmd)
         return
+    answers_unread = loop.unread is not None
     events = loop.feed(line, origin="voice")
     loop.voice_changed_game(cmd.intent, line)
     if "pop" in line and not answers_unread:

@@ -148,3 +148,20 @@ def test_an_answer_that_matches_a_pop_read_soon_after_the_unread_one_is_that_pop
         assert lines[-7:] == ["I take back Red's pop I could not read: the die was popped again.", "Red popped 3.",
                               "Red moves 3 from Red's Start to space 4.", "Blue's turn.", "Blue popped 2.",
                               "Blue moves 2 from space 10 to space 12.", "Red's turn."]
+
+
+@pytest.mark.parametrize("gap", [1.5, POPPED_AGAIN_S + 0.1])
+def test_an_answer_after_two_unread_pops_soon_one_after_the_other_is_the_second_ones(gap: float) -> None:
+    # Seed 408 with players answering: an unread pop, Red's 4 unread 1.5 s
+    # later; "four" went to the first, the second became Blue's, Blue's 4
+    # Red's, and Red's move of 6 was called "the pop was 4".
+    loop, lines = _played([
+        PopSettled(8.0, 6), BoardStable(9.0, RED_ON_1), PopUnread(10.0), PopUnread(10.0 + gap),
+        Spoken(12.5, "pop", {"value": 3}), BoardStable(13.0, RED_ON_4), PopSettled(15.0, 2),
+        BoardStable(17.0, board(red=["track:4", "home", "home", "home"], blue=["track:12", "home", "home", "home"])),
+    ])
+    taken_back = "I take back Red's pop I could not read: the die was popped again." in lines
+    assert taken_back == (gap < POPPED_AGAIN_S)
+    if taken_back:
+        assert "illegal" not in kinds(loop)
+        assert lines[-4:] == ["Blue's turn.", "Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn."]
