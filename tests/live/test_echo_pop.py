@@ -12,13 +12,12 @@ Blue's move of 1 "That peg moved 1 space, but the pop was 4".
 from __future__ import annotations
 
 import pytest
-from test_live_loop import board, kinds, said, started
+from test_live_loop import board, kinds, played
 
 from companion.live.loop import Loop
 from companion.live.observations import (
     BoardStable,
     DieResettled,
-    Observation,
     ObservationError,
     PopSettled,
     PopUnread,
@@ -30,19 +29,11 @@ RED_OUT = board(red=["track:1", "home", "home", "home"], blue=["track:10", "home
 RED_ON_4 = board(red=["track:4", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
 
 
-def _played(observations: list[Observation]) -> tuple[Loop, list[str]]:
-    """The loop after ``started`` and *observations*, and what it said."""
-    loop, speaker, _ = started()
-    for obs in observations:
-        loop.handle(obs)
-    return loop, said(speaker)
-
-
 def _blue_moves_to(place: str, blue_pop: int = 3, confidence: float = 1.0) -> tuple[Loop, list[str]]:
     """Red's turn after ``started``: a 6 brings a peg out, a 3 moves it to
     space 4; then a pop read *blue_pop* at *confidence* (Blue's turn), a
     pop read 2 held behind it, and Blue's peg seen on *place*."""
-    return _played([
+    return played([
         PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 3), BoardStable(12.0, RED_ON_4),
         PopSettled(12.5, blue_pop, confidence), PopSettled(14.0, 2),
         BoardStable(16.0, board(red=["track:4", "home", "home", "home"], blue=[place, "home", "home", "home"])),
@@ -75,7 +66,7 @@ def _two_red_moves_seen_at_once(place: str, *resettled: DieResettled) -> tuple[L
     """Red's turn after ``started``: a 6 read at 8 s, the die settling again
     as *resettled*, a 3 read at 18 s, and only then a board: Red's peg out
     of Home and on *place*."""
-    return _played([PopSettled(8.0, 6), *resettled, PopSettled(18.0, 3),
+    return played([PopSettled(8.0, 6), *resettled, PopSettled(18.0, 3),
                 BoardStable(20.0, board(red=[place, "home", "home", "home"],
                                         blue=["track:10", "home", "home", "home"]))])
 
@@ -139,7 +130,7 @@ def _blue_moves_after_a_doubted_pop(blue_pop_confidence: float, echo: bool) -> t
     *blue_pop_confidence* (taken for Blue's), with *echo* the die read on
     Red's 3 again, then a pop the camera could not read, and Blue's peg
     moved 2, from space 10 to 12."""
-    return _played([
+    return played([
         PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 3), BoardStable(12.0, RED_ON_4),
         PopSettled(12.5, 5, blue_pop_confidence), *([PopSettled(13.5, 3)] if echo else []), PopUnread(15.0),
         BoardStable(17.0, board(red=["track:4", "home", "home", "home"], blue=["track:12", "home", "home", "home"])),
@@ -171,7 +162,7 @@ def _red_pops_unread_then(gap: float) -> tuple[Loop, list[str]]:
     could not read, the board seen unchanged, a 2 read *gap* seconds after
     the unread pop, a 4 read, and Blue's peg moved 4, from space 10 to 14."""
     blue_on = board(blue=["track:10", "home", "home", "home"])
-    return _played([
+    return played([
         PopUnread(8.0), BoardStable(8.5, blue_on), PopSettled(8.0 + gap, 2), BoardStable(8.5 + gap, blue_on),
         PopSettled(11.0 + gap, 4), BoardStable(14.0 + gap, board(blue=["track:14", "home", "home", "home"])),
     ])
@@ -208,7 +199,7 @@ def test_an_unread_pop_soon_followed_by_another_unread_one_is_no_pop_when_the_bo
     # second Blue's extra pop: Blue's next pop went to Yellow, and Yellow's
     # peg brought out on a 6 was called "needs a 6".
     blue_on = board(blue=["track:10", "home", "home", "home"])
-    loop, lines = _played([
+    loop, lines = played([
         PopUnread(8.0), BoardStable(8.5, blue_on), PopUnread(9.5),
         BoardStable(11.0, board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])),
         PopSettled(12.0, 3),
@@ -224,7 +215,7 @@ def _red_out_and_on_after_an_unread_pop(gap: float) -> tuple[Loop, list[str]]:
     """Red's turn after ``started``: a 6 read, a pop the camera could not
     read, a 3 read *gap* seconds later, and only then a board: Red's peg
     out of Home and on space 4; then Blue pops 5 and moves 10 -> 15."""
-    return _played([PopSettled(8.0, 6), PopUnread(10.0), PopSettled(10.0 + gap, 3),
+    return played([PopSettled(8.0, 6), PopUnread(10.0), PopSettled(10.0 + gap, 3),
                 BoardStable(14.0, board(red=["track:4", "home", "home", "home"],
                                         blue=["track:10", "home", "home", "home"])),
                 PopSettled(16.0, 5),

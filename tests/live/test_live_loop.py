@@ -79,6 +79,15 @@ def started(settings: LoopSettings = AT_ONCE) -> tuple[Loop, ListSpeaker, ListRe
     return loop, speaker, recorder
 
 
+def played(observations: list[Any]) -> tuple[Loop, list[str]]:
+    """The loop after ``started`` (Red's turn, Red all Home, Blue on 10) and
+    *observations*, and what it said."""
+    loop, speaker, _ = started()
+    for obs in observations:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
 def kinds(loop: Loop) -> list[str]:
     return [e["event"] for _, e in loop.events]
 

@@ -10,13 +10,12 @@ the players leave is a real wrong count, still called.
 from __future__ import annotations
 
 import pytest
-from test_live_loop import AT_ONCE, ListRecorder, ListSpeaker, board, kinds, said, started
+from test_live_loop import AT_ONCE, ListRecorder, ListSpeaker, board, kinds, played, said
 
 from companion.live.loop import POPPED_AGAIN_S, Loop
 from companion.live.observations import (
     BoardStable,
     DieResettled,
-    Observation,
     PopSettled,
     PopUnread,
     Spoken,
@@ -26,14 +25,6 @@ from companion.referee import Referee
 LOST_TRACK = "I have lost track of the moves. I will go by the board from here."
 RED_ON_1 = board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
 RED_ON_4 = board(red=["track:4", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
-
-
-def _played(observations: list[Observation]) -> tuple[Loop, list[str]]:
-    """The loop after ``started`` (Red's turn, Red all Home, Blue on 10) and *observations*."""
-    loop, speaker, _ = started()
-    for obs in observations:
-        loop.handle(obs)
-    return loop, said(speaker)
 
 
 def _blue(place: str) -> dict[str, list[str]]:
@@ -47,7 +38,7 @@ def test_a_lost_pop_that_repeats_the_pop_before_it_may_have_been_none(place: str
     # Here: Red's lost 3; Blue's 4 read again while Blue moves, Red's real
     # 5 held behind it; Blue's move seen, the 4 given to Red (lost) and the
     # 5 to Blue; Blue pops 1 and moves 1 (the game without the echo), or 3.
-    loop, lines = _played([
+    loop, lines = played([
         PopSettled(8.0, 3), PopSettled(10.0, 4), PopSettled(12.0, 4), PopSettled(13.5, 5),
         BoardStable(14.0, _blue("track:14")), PopSettled(16.0, 1), BoardStable(18.0, _blue(place)),
     ])
@@ -67,7 +58,7 @@ def test_the_die_settling_again_under_a_hand_may_have_been_a_pop(resettled: bool
     # die settling again on 2); Blue's 5 taken for Red's (lost), Red's lost
     # 4 for Blue's, and Blue's move of 5 seen only then.
     again = [DieResettled(14.0, 2)] if resettled else []
-    loop, lines = _played([
+    loop, lines = played([
         PopSettled(8.0, 3), PopSettled(10.0, 2), BoardStable(12.0, _blue("track:12")), *again,
         PopSettled(16.0, 5), PopSettled(20.0, 4), BoardStable(21.0, _blue("track:17")),
     ])
@@ -81,7 +72,7 @@ def test_the_die_settling_again_under_a_hand_may_have_been_a_pop(resettled: bool
 def _red_unread_then_3(gap: float) -> tuple[Loop, list[str]]:
     """Red out on a 6; a pop the camera could not read, Red's 3 read *gap*
     seconds later, Red's peg on 4; then Blue pops 2 and moves 10 -> 12."""
-    return _played([
+    return played([
         PopSettled(8.0, 6), BoardStable(9.0, RED_ON_1), PopUnread(10.0), PopSettled(10.0 + gap, 3),
         BoardStable(13.0, RED_ON_4), PopSettled(15.0, 2),
         BoardStable(17.0, board(red=["track:4", "home", "home", "home"], blue=["track:12", "home", "home", "home"])),
@@ -136,7 +127,7 @@ def test_an_answer_that_matches_a_pop_read_soon_after_the_unread_one_is_that_pop
     # 2; "two" settled the unread pop, the read 2 went to Blue, and Blue's
     # move of 1 was called. Here: Red out on a 6, an unread pop, Red's 3
     # read *gap* s later, "three" said; Red moves 3, Blue pops 2 and moves 2.
-    loop, lines = _played([
+    loop, lines = played([
         PopSettled(8.0, 6), BoardStable(9.0, RED_ON_1), PopUnread(10.0), PopSettled(10.0 + gap, 3),
         Spoken(12.5, "pop", {"value": 3}), BoardStable(13.0, RED_ON_4), PopSettled(15.0, 2),
         BoardStable(17.0, board(red=["track:4", "home", "home", "home"], blue=["track:12", "home", "home", "home"])),
@@ -155,7 +146,7 @@ def test_an_answer_after_two_unread_pops_soon_one_after_the_other_is_the_second_
     # Seed 408 with players answering: an unread pop, Red's 4 unread 1.5 s
     # later; "four" went to the first, the second became Blue's, Blue's 4
     # Red's, and Red's move of 6 was called "the pop was 4".
-    loop, lines = _played([
+    loop, lines = played([
         PopSettled(8.0, 6), BoardStable(9.0, RED_ON_1), PopUnread(10.0), PopUnread(10.0 + gap),
         Spoken(12.5, "pop", {"value": 3}), BoardStable(13.0, RED_ON_4), PopSettled(15.0, 2),
         BoardStable(17.0, board(red=["track:4", "home", "home", "home"], blue=["track:12", "home", "home", "home"])),
