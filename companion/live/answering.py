@@ -55,8 +55,13 @@ class AnsweringTable:
         player has no such pop: asked about a pop they do not know of, a
         player says nothing the loop can use."""
         if said.about is not None:
+            # Only pops made by the time of the question: the pop after the
+            # one asked about may be within SAME_POP_S of the time the loop
+            # names, but nobody has popped it yet (fresh game 437, session
+            # 30: "Yellow, was your pop a 6?" answered "no" from Yellow's 4,
+            # popped a second after the question).
             near = [(abs(at - said.about), v) for at, c, v in self.unread_truth
-                    if c == colour and abs(at - said.about) <= SAME_POP_S]
+                    if c == colour and abs(at - said.about) <= SAME_POP_S and at <= said.t + 1e-9]
             if near:
                 return min(near)[1]
         values = [v for at, c, v in self.unread_truth if c == colour and said.t - RECENT_S <= at <= said.t + 1e-9]

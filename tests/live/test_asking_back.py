@@ -161,6 +161,12 @@ def test_the_table_answers_the_question_about_the_pop_the_loop_means() -> None:
     assert table.hear(Announcement(15.0, "I did not see Red's pop. Red, say the number you popped, or pop now.")) == []
     assert table.hear(Announcement(15.0, "Green, was your pop a 2?")) == []  # no unread pop of Green's
     assert table.answers == 3
+    # A pop popped after the question is not the one it means, however near
+    # the time the loop names (fresh game 437: Yellow's 4, popped a second
+    # after "Yellow, was your pop a 6?", answered it "no").
+    later = AnsweringTable([(10.0, "yellow", 6), (12.0, "yellow", 6), (15.5, "yellow", 4)])
+    about_second = Announcement(14.5, "Yellow, was your pop a 6?", expects="yes-no", about=14.0)
+    assert [s.intent for s in later.hear(about_second)] == ["yes"]
 
 
 def test_a_board_judged_again_after_a_voice_change_is_not_called_twice() -> None:
