@@ -396,16 +396,7 @@ class VisionStream:
             self._candidate_held = 0.0
             self._stretch_since = t
         elif self._stretch_since is None:
-            # The same position, seen again after a hand. A gap of no more
-            # than ``FLICKER_BRIDGE_S`` between two whole views of it is a
-            # flicker, not a hand, and counts as held: a small, tilted board
-            # at 640x480 read two or three holes unknown on every other
-            # frame for four seconds after a move, so the position, seen
-            # whole a frame at a time, was never held long enough and the
-            # move was announced 4.5 s late (fresh seed 419).
-            if t - self._last_complete <= FLICKER_BRIDGE_S + 1e-9:
-                self._candidate_held += t - self._last_complete
-            self._stretch_since = t
+            self._stretch_since = t  # the same position, seen again after a hand
         self._last_complete = t
         self._note_pegs(pegs, t)
         self._doubted.update(new_doubtful_pegs(reading, None))
@@ -828,12 +819,6 @@ class VisionStream:
         # The camera moved since the reference: the thumbnails differ by the
         # re-located pose alone (measured: 0.078 for a nudge), so ask for more.
         return distance > self.moved_across_poses_threshold
-
-
-#: Seconds between two whole views of one position within which the frames
-#: between them (read with holes unknown) count as a flicker, not a hand
-#: (one frame missed at 6 frames a second).
-FLICKER_BRIDGE_S = 0.35
 
 
 #: A pop reported unread needs a tumble: two frames of the dome ``TUMBLE_SPAN_S``
