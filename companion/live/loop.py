@@ -339,6 +339,11 @@ class _Unread:
     quiet_from: float | None = None
 
 
+def _values_of_pop(pop: PopSettled | PopUnread) -> list[int]:
+    """The values *pop* may have had: its own, read, or any."""
+    return [pop.value] if isinstance(pop, PopSettled) else list(range(1, 7))
+
+
 @dataclass
 class _Inferred:
     """What the loop worked out for an unread pop, still open to a change of mind.
@@ -1787,7 +1792,16 @@ class Loop:
         if before is None or state is None or not pops or not self.held_pops:
             return
         last = self.held_pops[-1]
-        values = [last.value] if isinstance(last, PopSettled) else list(range(1, 7))
+        values = _values_of_pop(last)
+        if any(who_moved(state, before, board, _values_of_pop(p)) is not None
+               for p in self.held_pops[-pops:-1]):
+            # An earlier pop seen since the board fits the move too: which
+            # one the move used, and so whose turn it is now, the move does
+            # not tell (fresh seed 418, session 30: Blue's 3, Yellow's lost
+            # 3 and Red's unread lost pop seen, then Blue's move; taken as
+            # made with the last pop, the turns went one out and a board was
+            # called). Wait for another move.
+            return
         if self.t - last.t <= EARLY_POP_S:
             # The last pop settled just before the board: it may be the next
             # player's, popped early, or the mover's extra pop after a 6 (the

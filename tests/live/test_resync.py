@@ -227,12 +227,13 @@ def test_while_lost_the_board_seen_again_after_a_pop_still_lets_the_next_move_pu
     assert kinds(loop).count("illegal") == 1 and loop.referee.player == "red"
 
 
-def lost_then_blue_moves_after_two_pops(board_at: float) -> tuple[Loop, ListSpeaker]:
-    """Lost (:func:`lost_on_two_moves`); Blue pops 3, Red pops 3 at 21.8,
-    and Blue's move 20 -> 23 is seen at *board_at*."""
+def lost_then_blue_moves_after_two_pops(board_at: float, first: int = 4) -> tuple[Loop, ListSpeaker]:
+    """Lost (:func:`lost_on_two_moves`); a pop of *first* (lost, or
+    Blue's), Red pops 3 at 21.8, and Blue's move 20 -> 23 is seen at
+    *board_at*."""
     loop, speaker, _ = started()
     lost_on_two_moves(loop)
-    loop.handle(PopSettled(20.0, 3))
+    loop.handle(PopSettled(20.0, first))
     loop.handle(PopSettled(21.8, 3))
     loop.handle(BoardStable(board_at, board(red=["track:9", "home", "home", "home"],
                                             blue=["track:23", "home", "home", "home"])))
@@ -259,6 +260,15 @@ def test_while_lost_a_pop_just_before_the_move_may_be_the_next_players_so_the_lo
     # Seen long after the last pop, the move is that pop's, as before.
     loop, speaker = lost_then_blue_moves_after_two_pops(23.5)
     assert "Back in step." in said(speaker)
+
+
+def test_while_lost_a_move_an_earlier_pop_fits_too_does_not_say_whose_turn_it_is() -> None:
+    # Fresh seed 418 (session 30): Blue's 3, Yellow's lost 3 and Red's
+    # unread lost pop seen, then Blue's move of 3; taken as made with the
+    # last pop, the turns went one out and a right board was called. Here
+    # Blue pops 3 and moves it, Red pops 3: either 3 may be the move's.
+    loop, speaker = lost_then_blue_moves_after_two_pops(23.5, first=3)
+    assert "Back in step." not in said(speaker) and loop.lost is not None
 
 
 def red_peg_in_a_hand(loop: Loop) -> None:

@@ -339,10 +339,14 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # put every wrong count right within a second, so none is called or
     # missed any more (counted apart); with each wrong count left standing
     # 4 s, 1 and 2 false calls and 30 and 80 missed, as with the loop before.
+    # Session 30 (while lost, a move an earlier pop since the board fits too
+    # does not put the loop back in step): 35 and 81 missed, the loop
+    # following the board for longer; on the 500 truth games at three tenths
+    # unread, false calls 10 -> 8, and a fresh rendered game's (418) gone.
     from companion.bench.referee import _players, _truth_game
 
-    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 1, 0), (0.1, 4.0, 1, 30),
-                                            (0.3, 4.0, 2, 80)):
+    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 1, 0), (0.1, 4.0, 1, 35),
+                                            (0.3, 4.0, 2, 81)):
         false_calls = missed = 0
         for seed in range(20):
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread, None, False, stands)
