@@ -334,11 +334,10 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         loop.last_pop_seen = int(line["value"])
         _record(loop, cmd, said)
         return
-    answers_unread = loop.unread is not None
-    if "pop" in line and answers_unread and loop.answer_was_popped_again(int(line["pop"])):
+    if "pop" in line and loop.unread is not None and loop.answer_was_popped_again(int(line["pop"])):
         _record_said(loop, cmd)
         return
-    answers_unread = loop.unread is not None
+    answers_unread = loop.unread is not None  # (after the take-back: the unread pop may have changed)
     events = loop.feed(line, origin="voice")
     loop.voice_changed_game(cmd.intent, line)
     if "pop" in line and not answers_unread:
