@@ -32,7 +32,17 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from companion.live import boards
-from companion.rules import Move, Phase, State, apply, legal_moves, lose_move, pop
+from companion.rules import (
+    COLOR_INDEX,
+    Move,
+    Phase,
+    State,
+    apply,
+    legal_moves,
+    lose_move,
+    place_name,
+    pop,
+)
 
 #: The most held pops a way may use (a longer gap in the camera's view is
 #: not guessed at). Early in a game most pops are lost (no peg out), so a
@@ -129,7 +139,8 @@ def _first_popped(state: State, held: Sequence[int | None]) -> Iterator[tuple[in
 
 
 def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence[str]]],
-                 board: Mapping[str, Sequence[str]], unseen_last: bool = True, leftover: bool = True) -> bool:
+                 board: Mapping[str, Sequence[str]], unseen_last: bool = True, leftover: bool = True,
+                 brought_out_home: bool = False) -> bool:
     """Whether some way of playing the pops in *seen* from *state* passes
     through each board in *seen*, in order, and ends at *board*; with
     *unseen_last*, perhaps by one more move on a pop the camera never saw.
@@ -140,7 +151,9 @@ def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence
     (:func:`leftover_fits`); without *leftover*, those after the last board
     must all have been lost (no pop waits for its move). How many ways there are does not matter: this
     is not a way to play, only whether the board has an innocent history at
-    all, one the boards seen on the way do not rule out.
+    all, one the boards seen on the way do not rule out. With
+    *brought_out_home*, a board may also show in their Home pegs that the
+    way itself brought out (misread there: see :func:`_brought_out_unseen`).
 
     The loop asks this before it calls a board illegal while the game rests
     on a guess it made about an unread pop: if the board has such a history
@@ -165,42 +178,52 @@ def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence
     if len(pops) > HISTORY_POPS or sum(v is None for v in pops) > HISTORY_UNREAD:
         return False
     budget = [MAX_NODES]
-    frontier = {state}
+    # Each game reached, with the places of the pegs the way to it brought
+    # out of Home (only those may be seen in their Home, see _matches).
+    frontier: dict[State, frozenset[tuple[str, str]]] = {state: frozenset()}
     segment: list[int | None] = []
     for step in seen:
         if not isinstance(step, Mapping):
             segment.append(step)
             continue
-        target = _Target({c: Counter(p) for c, p in step.items()}, step, False, state.position())
-        after: set[State] = set()
-        for start in frontier:
+        counts = {c: Counter(p) for c, p in step.items()}
+        after: dict[State, frozenset[tuple[str, str]]] = {}
+        for start, out in frontier.items():
+            # Pegs seen in Home are judged against where this stretch began.
+            target = _Target(counts, step, brought_out_home, start.position(), brought_out_home, out)
             _through(start, tuple(segment), target, budget, after)
         if not after or budget[0] <= 0:
             return False
         frontier, segment = after, []
-    target = _Target({c: Counter(p) for c, p in board.items()}, board, False, state.position())
-    return any(_reaches(start, tuple(segment), target, budget, unseen_last, leftover=leftover)
-               for start in frontier)
+    counts = {c: Counter(p) for c, p in board.items()}
+    return any(_reaches(start, tuple(segment), _Target(counts, board, brought_out_home, start.position(),
+                                                       brought_out_home, out),
+                        budget, unseen_last, leftover=leftover)
+               for start, out in frontier.items())
 
 
 def _through(state: State, held: tuple[int | None, ...], target: _Target, budget: list[int],
-             out: set[State]) -> None:
+             out: dict[State, frozenset[tuple[str, str]]], path: tuple[Step, ...] = ()) -> None:
     """Every game in which *held* played from *state* has reached *target*,
     its leftover pops played as they fit the board (lost, the last perhaps
-    waiting for its move), into *out*."""
-    if _matches(state, target):
-        out.update(_leftover_played(state, held))
+    waiting for its move), into *out*, with the places of the pegs the way
+    brought out of Home. *path*: the moves made so far (for pegs seen in
+    Home, see :func:`_matches`)."""
+    if _matches(state, target, path):
+        brought = frozenset(_brought_out_places(target.brought_out, path))
+        for game in _leftover_played(state, held):
+            out[game] = out.get(game, frozenset()) | brought
     budget[0] -= 1
     if budget[0] <= 0:
         return
     if state.phase is Phase.MOVE:
         for move in legal_moves(state):
-            _through(apply(state, move), held, target, budget, out)
+            _through(apply(state, move), held, target, budget, out, (*path, Step(None, move)))
         return
     if state.phase is not Phase.POP or not held:
         return
     for _, after, _ in _first_popped(state, held):
-        _through(after, held[1:], target, budget, out)
+        _through(after, held[1:], target, budget, out, path)
 
 
 def _leftover_played(state: State, held: Sequence[int | None]) -> set[State]:
@@ -219,26 +242,28 @@ def _leftover_played(state: State, held: Sequence[int | None]) -> set[State]:
 
 
 def _reaches(state: State, held: tuple[int | None, ...], target: _Target, budget: list[int],
-             unseen_last: bool, moved: bool = False, leftover: bool = True) -> bool:
+             unseen_last: bool, moved: bool = False, leftover: bool = True, path: tuple[Step, ...] = ()) -> bool:
     """Depth first for the last board of :func:`some_history`. The move on a
     pop nobody saw is tried only where no other move came since the board
     before: a peg moved on the pop seen and then one space more is a wrong
-    count, not a 6 and an extra pop of 1 the camera missed."""
-    if _matches(state, target) and (leftover_fits(state, held) if leftover else _all_lost(state, held)):
+    count, not a 6 and an extra pop of 1 the camera missed. *path*: the
+    moves made so far (for pegs seen in Home, see :func:`_matches`)."""
+    if _matches(state, target, path) and (leftover_fits(state, held) if leftover else _all_lost(state, held)):
         return True
     budget[0] -= 1
     if budget[0] <= 0:
         return False
     if state.phase is Phase.MOVE:
-        return any(_reaches(apply(state, move), held, target, budget, unseen_last, True, leftover)
+        return any(_reaches(apply(state, move), held, target, budget, unseen_last, True, leftover,
+                            (*path, Step(None, move)))
                    for move in legal_moves(state))
     if state.phase is not Phase.POP:
         return False
     if not held:
-        return unseen_last and not moved and any(_matches(apply(popped, move), target)
+        return unseen_last and not moved and any(_matches(apply(popped, move), target, (*path, Step(None, move)))
                                                  for popped in (pop(state, v) for v in range(1, 7))
                                                  for move in legal_moves(popped))
-    return any(_reaches(after, held[1:], target, budget, unseen_last, moved, leftover)
+    return any(_reaches(after, held[1:], target, budget, unseen_last, moved, leftover, path)
                for _, after, _ in _first_popped(state, held))
 
 
@@ -301,6 +326,10 @@ class _Target:
     gone_home: bool
     #: The position the search starts from (for the gone-home test).
     start: Mapping[str, Sequence[str]]
+    #: Only pegs the way itself brought out may be seen in their Home.
+    brought_out_only: bool = False
+    #: (colour, place) of the pegs brought out before this stretch began.
+    brought_out: frozenset[tuple[str, str]] = frozenset()
 
 
 def _matches(state: State, target: _Target, path: tuple[Step, ...] = ()) -> bool:
@@ -310,7 +339,47 @@ def _matches(state: State, target: _Target, path: tuple[Step, ...] = ()) -> bool
     if not target.gone_home:
         return False
     gone = boards.gone_home(target.board, position)
+    if target.brought_out_only and not all(_brought_out_unseen(c, position, target, path) for c in gone):
+        return False
     return bool(gone) and not any(_moved_forward(c, target, _travels(c, path)) for c in gone)
+
+
+def _brought_out_unseen(colour: str, position: Mapping[str, Sequence[str]], target: _Target,
+                        path: tuple[Step, ...]) -> bool:
+    """Whether every peg of *colour* that *position* has out where the board
+    shows it in its Home is on the colour's Start, brought out there by the
+    way (before this stretch, *target*'s ``brought_out``, or by the moves of
+    *path*) and not moved on.
+
+    A peg on its Start stands beside its Home, and on a small tilted board
+    it can be read in its Home for seconds (a phantom on the Home's print
+    taking its place: fresh whole game 474 at 640x480), so a history with
+    that bring-out is one the board may have (:func:`some_history`). Any
+    other peg seen in its Home is not let off so: a peg the history brought
+    out and moved on, or one out before it began, would excuse a wrong count
+    after any unread pop (taken for a 6 whose peg and extra pop went unseen).
+    """
+    start = place_name(COLOR_INDEX[colour], 0)
+    lacking = Counter(position.get(colour, ())) - Counter(target.board.get(colour, ()))
+    if set(lacking) != {start}:
+        return False
+    left = Counter(place for c, place in _brought_out_places(target.brought_out, path) if c == colour)
+    return left[start] >= lacking[start]
+
+
+def _brought_out_places(before: frozenset[tuple[str, str]], path: tuple[Step, ...]) -> list[tuple[str, str]]:
+    """(colour, place) of each peg brought out of Home: *before*, and by the
+    moves of *path*, each followed to where the path's later moves took it."""
+    out = list(before)
+    for step in path:
+        move = step.move
+        if move is None:
+            continue
+        if move.from_place == "home":
+            out.append((move.color, move.to_place))
+        elif (move.color, move.from_place) in out:
+            out[out.index((move.color, move.from_place))] = (move.color, move.to_place)
+    return out
 
 
 def _travels(colour: str, path: tuple[Step, ...]) -> set[tuple[str, str]]:

@@ -1592,8 +1592,16 @@ class Loop:
 
     def _doubt_explains(self, whole: boards.Board) -> bool:
         """Some history from before a guess the loop made explains *whole*
-        (see :class:`_Doubt`): the guess may be what is wrong, not the move."""
-        return any(some_history(doubt.state, doubt.seen, whole) for doubt in self.doubts)
+        (see :class:`_Doubt`): the guess may be what is wrong, not the move.
+
+        A peg that history brought out onto its Start may be seen in its
+        Home (:func:`companion.live.catch_up.some_history`): fresh whole game
+        474 at 640x480 brought Red's peg out on an unread 6 and read it in
+        Red's Home for seconds (a phantom on the red print took its place),
+        so the loop took the unread pop for Red's move of 2, gave the 2 read
+        to Blue, and called Blue's move of 5. The cost, in the truth games
+        with wrong counts left standing 4 s: one more of 247 uncalled."""
+        return any(some_history(doubt.state, doubt.seen, whole, brought_out_home=True) for doubt in self.doubts)
 
     def _open_doubt(self, state: State, pops: list[int | None]) -> None:
         self.doubts = [*self.doubts[-(MAX_DOUBTS - 1):], _Doubt(state, list(pops))]

@@ -134,7 +134,11 @@ def test_players_who_answer_let_wrong_counts_on_unread_pops_be_called() -> None:
     # wrong count stands 4 s before it is put right: without answers the
     # loop takes most of those for the pop they fit; with a table that
     # answers its questions truthfully, they are called, and no false call
-    # comes of it (figures in docs/live.md, "Asking back").
+    # comes of it (figures in docs/live.md, "Asking back"). Session 31: 11
+    # without answers (10 before: seed 11's wrong count of Red's, right after
+    # the board was lost for 4 s, is explained by a history from before a
+    # guess with a peg it brought out onto its Start seen in its Home, see
+    # Loop._doubt_explains).
     from companion.bench.referee import _players, _truth_game
 
     missed = {False: 0, True: 0}
@@ -143,7 +147,7 @@ def test_players_who_answer_let_wrong_counts_on_unread_pops_be_called() -> None:
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, 0.1, None, answers, 4.0)
             assert verdict.false_illegal == 0
             missed[answers] += verdict.missed_illegal
-    assert missed[False] == 10
+    assert missed[False] == 11
     assert missed[True] <= 3
 
 

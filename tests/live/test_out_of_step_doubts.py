@@ -3,7 +3,7 @@ game without them (or with them) open: a later board only that history
 explains is followed, or put right, not called.
 
 Each case is a false call in a fresh whole rendered game at 640x480 (session
-30, seeds 419, 401, 424 and 439), and each has a control in which the board
+30, seeds 419, 401, 424 and 439; session 31, seed 474), and each has a control in which the board
 the players leave is a real wrong count, still called.
 """
 
@@ -156,3 +156,34 @@ def test_an_answer_after_two_unread_pops_soon_one_after_the_other_is_the_second_
     if taken_back:
         assert "illegal" not in kinds(loop)
         assert lines[-4:] == ["Blue's turn.", "Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn."]
+
+
+@pytest.mark.parametrize(("place", "called"), [("track:16", False), ("track:18", True)])
+def test_a_guess_is_doubted_with_a_peg_brought_out_unseen_and_read_in_its_home(place: str, called: bool) -> None:
+    # Fresh whole game 474 (session 31): Red's 6 unread brought a peg out
+    # onto Red's Start, which the camera read as a fourth peg in Red's Home
+    # (a phantom on the red print took its place); Red's extra pop of 2 was
+    # read after the die went unseen, and Red moved 11 -> 13. The loop took
+    # the unread pop for the 2 of that move and gave the 2 read to Blue, whose
+    # own pop went unread; Blue's move of 5 was called "moved 5, but the pop
+    # was 2". The history from before the guess explains the board once a peg
+    # it has out may be seen in its Home: followed, not called.
+    # Here: Red out on 6 and to 4 on 3; Blue 10 -> 11 on 1; Red's 6 unread
+    # (the peg it brought out read in Home), Red's 2 read, Red 4 -> 6; Blue's
+    # pop unread, Blue 11 -> 16 (any pop explains it), or 11 -> 18 (no one pop
+    # does: still called).
+    three_home = ["home", "home", "home"]
+    loop, lines = played([
+        PopSettled(8.0, 6), BoardStable(9.0, RED_ON_1), PopSettled(10.0, 3), BoardStable(11.0, RED_ON_4),
+        PopSettled(12.0, 1), BoardStable(13.0, board(red=["track:4", *three_home], blue=["track:11", *three_home])),
+        PopUnread(14.0), PopSettled(17.0, 2),
+        BoardStable(19.0, board(red=["track:6", *three_home], blue=["track:11", *three_home])),
+        PopUnread(21.0),
+        BoardStable(23.0, board(red=["track:6", *three_home], blue=[place, *three_home])),
+    ])
+    assert "That move means Red popped a 2." in lines  # the guess, as before
+    if called:
+        assert kinds(loop)[-1] == "illegal"
+    else:
+        assert "illegal" not in kinds(loop)
+        assert lines[-1] == LOST_TRACK

@@ -343,10 +343,14 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # does not put the loop back in step): 35 and 81 missed, the loop
     # following the board for longer; on the 500 truth games at three tenths
     # unread, false calls 10 -> 8, and a fresh rendered game's (418) gone.
+    # Session 31 (a doubt's history may have a peg it brought out onto its
+    # Start seen in its Home): 36 and 82 missed, a wrong count explained by
+    # a history with an unread pop as a 6 whose peg was misread in its Home;
+    # a fresh rendered game's false call (474) gone.
     from companion.bench.referee import _players, _truth_game
 
-    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 1, 0), (0.1, 4.0, 1, 35),
-                                            (0.3, 4.0, 2, 81)):
+    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 1, 0), (0.1, 4.0, 1, 36),
+                                            (0.3, 4.0, 2, 82)):
         false_calls = missed = 0
         for seed in range(20):
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread, None, False, stands)
