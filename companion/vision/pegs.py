@@ -748,6 +748,31 @@ MAX_BLEMISHES = 2
 CONFIRMED_BY_COUNT = 0.3
 
 
+def _home_phantom_for(i: int, colour: str, states: list[str], ambiguous: np.ndarray, suspect: np.ndarray,
+                      realness: np.ndarray, hole_owner: tuple[str | None, ...]) -> int:
+    """The peg the four-per-colour prior drops for ambiguous peg *i*: *i*
+    itself, or, when *i* stands on the track off any print of its colour
+    (not *suspect*), a surely read peg of its colour in that colour's own
+    Home or Finish that looks less real (:func:`_realness`).
+
+    On a small board a phantom on a colour's own print can read as surely as
+    a real peg (its top point lands on the print, or on the edge of a peg
+    beside it, and looks like a lit cap), while the real peg on the track is
+    only a weak read: fresh whole game 474 at 640x480 read Red's Home 3, empty,
+    at 1.0, and dropped the real peg on Red's Start for it, for seconds at a
+    time, and the referee lost the bring-out. On development frames at
+    640x480 (seeds 5000-6199) wrong holes 135 -> 102, every one of the 33 a
+    real track peg dropped for a phantom in its colour's Home or Finish.
+    A track peg on its colour's print (a Finish line's entry band) is itself
+    the likelier phantom and is dropped as before."""
+    if hole_owner[i] is not None or suspect[i]:
+        return i
+    rivals = [j for j, st in enumerate(states)
+              if st == colour and not ambiguous[j] and hole_owner[j] == colour and realness[j] < realness[i]]
+    return min(rivals, key=lambda j: realness[j]) if rivals else i
+
+
+
 def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
                      pegness: np.ndarray, suspect: np.ndarray, realness: np.ndarray,
                      hole_owner: tuple[str | None, ...], echo: np.ndarray) -> None:
@@ -792,7 +817,8 @@ def _four_per_colour(states: list[str], conf: np.ndarray, ambiguous: np.ndarray,
         weak = sorted((i for i in idx if ambiguous[i]),
                       key=lambda i: (not suspect[i], not echo[i], pegness[i]))
         for i in weak[:excess]:
-            states[i], conf[i] = "empty", 0.5
+            k = _home_phantom_for(i, colour, states, ambiguous, suspect, realness, hole_owner)
+            states[k], conf[k] = "empty", 0.5
         excess -= min(excess, len(weak))
         if excess > 0:
             left = [i for i in idx if states[i] == colour]

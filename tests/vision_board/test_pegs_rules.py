@@ -629,3 +629,32 @@ def test_a_doubted_peg_the_count_alone_keeps_is_reported_doubtful() -> None:
     read = _read_with_confidence(ev, _no_overlap())
     assert read["track:5"][0] == "blue" and read["track:5"][1] < DOUBTFUL_CONFIDENCE
     assert all(read[h][1] >= DOUBTFUL_CONFIDENCE for h in ("blue:finish:3", "blue:finish:4", "track:4"))
+
+
+def _start_peg_and_home_phantom(track_body: float) -> dict[str, str]:
+    """Red: Home 1 and 2 and track:13 plain pegs, a phantom surely read on
+    Red's Home 3 (its body paler: the print), and Red's peg on its Start
+    (track:1) only ambiguous (a pale base) with a body of *track_body*."""
+    ev = _empty_board()
+    for hole in ("red:home:1", "red:home:2", "track:13"):
+        _show_peg(ev, hole, "red")
+    _show_peg(ev, "red:home:3", "red")
+    ev["body_saturation"][HOLE_NAMES.index("red:home:3")] = 0.6
+    _show_peg(ev, "track:1", "red")
+    start = HOLE_NAMES.index("track:1")
+    ev["base_saturation"][start] = 0.3  # the foot not seen: ambiguous
+    ev["body_saturation"][start] = track_body
+    return _read(ev)
+
+
+def test_a_real_peg_on_the_track_is_kept_over_a_paler_phantom_in_its_home() -> None:
+    # Fresh whole game 474 (session 31), a small board tilted away: Red's
+    # Home 3, empty, read red surely on the red print, and the real peg on
+    # Red's Start only ambiguous; the prior dropped the real one for seconds
+    # and the referee never saw the bring-out.
+    read = _start_peg_and_home_phantom(track_body=0.9)
+    assert read["track:1"] == "red" and read["red:home:3"] == "empty"
+    assert [read[h] for h in ("red:home:1", "red:home:2", "track:13")] == ["red"] * 3
+    # Control: a track "peg" paler than the Home peg is the one dropped.
+    read = _start_peg_and_home_phantom(track_body=0.4)
+    assert read["track:1"] == "empty" and read["red:home:3"] == "red"
