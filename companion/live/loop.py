@@ -1628,17 +1628,23 @@ class Loop:
                    for colour, place in self.adopted)
 
     def _mid_move(self, whole: boards.Board, expected: boards.Board) -> dict[str, int]:
-        """``{mover: pegs in hand}`` when the player to move has pegs the game
-        has out seen in Home, and the rest of the board differs from the game
-        only by another colour's peg one or two holes off (a misread)."""
+        """``{mover: pegs in hand}`` when the player to move (their pop read,
+        or seen and not read) has pegs the game has out seen in Home, and the
+        rest of the board differs from the game: the move is not finished,
+        and the board is judged once the peg is down. Before session 31 only
+        another colour's peg one or two holes off (a misread) was let wait so;
+        fresh whole game 480 had Blue's peg in the hand and a red peg out that
+        the camera had missed coming out ("The board does not match one move"
+        a second before Blue put the peg down)."""
         mover = self.referee.player
-        if self.referee.phase != "move" or mover is None or mover not in whole or mover not in expected:
+        moving = self.referee.phase == "move" or (self.unread is not None and self.unread.player == mover)
+        if not moving or mover is None or mover not in whole or mover not in expected:
             return {}
         in_hand = boards.gone_home({mover: whole[mover]}, {mover: expected[mover]})
         if not in_hand:
             return {}
-        off = boards.nudged_by({**whole, mover: list(expected[mover])}, expected)
-        return in_hand if off and mover not in off else {}
+        rest = {**whole, mover: list(expected[mover])}
+        return in_hand if not boards.same(rest, expected, list(expected)) else {}
 
     def _pops_missed(self, whole: boards.Board) -> bool:
         """The board needs more than ``MISSED_PIPS`` pips beyond what the pops

@@ -231,3 +231,29 @@ def test_a_victim_lifted_and_left_on_another_hole_is_called_once_it_has_stood_lo
     assert "illegal" not in kinds(loop)
     loop.handle(Tick(13.0 + TRANSIT_HOLD_S))
     assert kinds(loop)[-1] == "illegal"
+
+
+@pytest.mark.parametrize("blue", [["home"] * 4, BLUE])
+def test_a_board_with_the_movers_peg_in_hand_is_not_judged(blue: list[str]) -> None:
+    # Fresh whole game 480 (session 31, read by session 31's peg reader):
+    # Blue's pop unread, Blue's peg lifted for the move and read in Blue's
+    # Home (the hand unseen), and a red peg where the game has none (Red's
+    # bring-out on a 6 the camera missed, its peg read in Red's Home); called
+    # "The board does not match one move" a second before Blue put the peg
+    # down. With the mover's peg in hand the move is not finished: the peg is
+    # asked for, and the board judged once it is down.
+    from test_live_loop import played
+
+    from companion.live.observations import PopUnread
+
+    loop, lines = played([
+        PopSettled(8.0, 2), PopUnread(10.0),  # Red's 2, lost; Blue's pop unread
+        BoardStable(12.0, board(red=["track:3", "home", "home", "home"], blue=blue)), Tick(14.0), Tick(16.5),
+    ])
+    if blue == BLUE:
+        # Control: Blue's peg still on 10, so no move is under way: a red
+        # peg out of Home on 3 is called.
+        assert kinds(loop)[-1] == "illegal"
+    else:
+        assert "illegal" not in kinds(loop)
+        assert "I cannot see every peg. Please put each peg back on its hole." in lines
