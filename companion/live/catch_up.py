@@ -178,41 +178,36 @@ def some_history(state: State, seen: Sequence[int | None | Mapping[str, Sequence
     if len(pops) > HISTORY_POPS or sum(v is None for v in pops) > HISTORY_UNREAD:
         return False
     budget = [MAX_NODES]
-    # Each game reached, with the places of the pegs the way to it brought
-    # out of Home (only those may be seen in their Home, see _matches).
-    frontier: dict[State, frozenset[tuple[str, str]]] = {state: frozenset()}
+    origin = state.position() if brought_out_home else None
+    frontier = {state}
     segment: list[int | None] = []
     for step in seen:
         if not isinstance(step, Mapping):
             segment.append(step)
             continue
         counts = {c: Counter(p) for c, p in step.items()}
-        after: dict[State, frozenset[tuple[str, str]]] = {}
-        for start, out in frontier.items():
+        after: set[State] = set()
+        for start in frontier:
             # Pegs seen in Home are judged against where this stretch began.
-            target = _Target(counts, step, brought_out_home, start.position(), brought_out_home, out)
-            _through(start, tuple(segment), target, budget, after)
+            _through(start, tuple(segment), _Target(counts, step, brought_out_home, start.position(), origin),
+                     budget, after)
         if not after or budget[0] <= 0:
             return False
         frontier, segment = after, []
     counts = {c: Counter(p) for c, p in board.items()}
-    return any(_reaches(start, tuple(segment), _Target(counts, board, brought_out_home, start.position(),
-                                                       brought_out_home, out),
+    return any(_reaches(start, tuple(segment), _Target(counts, board, brought_out_home, start.position(), origin),
                         budget, unseen_last, leftover=leftover)
-               for start, out in frontier.items())
+               for start in frontier)
 
 
 def _through(state: State, held: tuple[int | None, ...], target: _Target, budget: list[int],
-             out: dict[State, frozenset[tuple[str, str]]], path: tuple[Step, ...] = ()) -> None:
+             out: set[State], path: tuple[Step, ...] = ()) -> None:
     """Every game in which *held* played from *state* has reached *target*,
     its leftover pops played as they fit the board (lost, the last perhaps
-    waiting for its move), into *out*, with the places of the pegs the way
-    brought out of Home. *path*: the moves made so far (for pegs seen in
-    Home, see :func:`_matches`)."""
+    waiting for its move), into *out*. *path*: the moves made so far (for
+    pegs seen in Home, see :func:`_matches`)."""
     if _matches(state, target, path):
-        brought = frozenset(_brought_out_places(target.brought_out, path))
-        for game in _leftover_played(state, held):
-            out[game] = out.get(game, frozenset()) | brought
+        out.update(_leftover_played(state, held))
     budget[0] -= 1
     if budget[0] <= 0:
         return
@@ -326,10 +321,9 @@ class _Target:
     gone_home: bool
     #: The position the search starts from (for the gone-home test).
     start: Mapping[str, Sequence[str]]
-    #: Only pegs the way itself brought out may be seen in their Home.
-    brought_out_only: bool = False
-    #: (colour, place) of the pegs brought out before this stretch began.
-    brought_out: frozenset[tuple[str, str]] = frozenset()
+    #: When given, the position a history began from: only pegs brought out
+    #: onto their Start since then may be seen in their Home.
+    origin: Mapping[str, Sequence[str]] | None = None
 
 
 def _matches(state: State, target: _Target, path: tuple[Step, ...] = ()) -> bool:
@@ -339,17 +333,18 @@ def _matches(state: State, target: _Target, path: tuple[Step, ...] = ()) -> bool
     if not target.gone_home:
         return False
     gone = boards.gone_home(target.board, position)
-    if target.brought_out_only and not all(_brought_out_unseen(c, position, target, path) for c in gone):
+    if target.origin is not None and not all(_brought_out_unseen(c, position, target.board, target.origin)
+                                             for c in gone):
         return False
     return bool(gone) and not any(_moved_forward(c, target, _travels(c, path)) for c in gone)
 
 
-def _brought_out_unseen(colour: str, position: Mapping[str, Sequence[str]], target: _Target,
-                        path: tuple[Step, ...]) -> bool:
-    """Whether every peg of *colour* that *position* has out where the board
-    shows it in its Home is on the colour's Start, brought out there by the
-    way (before this stretch, *target*'s ``brought_out``, or by the moves of
-    *path*) and not moved on.
+def _brought_out_unseen(colour: str, position: Mapping[str, Sequence[str]], board: Mapping[str, Sequence[str]],
+                        origin: Mapping[str, Sequence[str]]) -> bool:
+    """Whether every peg of *colour* that *position* has out where *board*
+    shows it in its Home is on the colour's Start, and there are no more of
+    them than the pegs on the Start since *origin* (a peg reaches its own
+    Start only by being brought out, and never comes back to it).
 
     A peg on its Start stands beside its Home, and on a small tilted board
     it can be read in its Home for seconds (a phantom on the Home's print
@@ -360,26 +355,11 @@ def _brought_out_unseen(colour: str, position: Mapping[str, Sequence[str]], targ
     after any unread pop (taken for a 6 whose peg and extra pop went unseen).
     """
     start = place_name(COLOR_INDEX[colour], 0)
-    lacking = Counter(position.get(colour, ())) - Counter(target.board.get(colour, ()))
+    lacking = Counter(position.get(colour, ())) - Counter(board.get(colour, ()))
     if set(lacking) != {start}:
         return False
-    left = Counter(place for c, place in _brought_out_places(target.brought_out, path) if c == colour)
-    return left[start] >= lacking[start]
-
-
-def _brought_out_places(before: frozenset[tuple[str, str]], path: tuple[Step, ...]) -> list[tuple[str, str]]:
-    """(colour, place) of each peg brought out of Home: *before*, and by the
-    moves of *path*, each followed to where the path's later moves took it."""
-    out = list(before)
-    for step in path:
-        move = step.move
-        if move is None:
-            continue
-        if move.from_place == "home":
-            out.append((move.color, move.to_place))
-        elif (move.color, move.from_place) in out:
-            out[out.index((move.color, move.from_place))] = (move.color, move.to_place)
-    return out
+    new = Counter(position.get(colour, ()))[start] - Counter(origin.get(colour, ()))[start]
+    return lacking[start] <= new
 
 
 def _travels(colour: str, path: tuple[Step, ...]) -> set[tuple[str, str]]:
