@@ -81,6 +81,7 @@ def only_way(
     board: Mapping[str, Sequence[str]],
     gone_home: bool = False,
     min_steps: int = 2,
+    then: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Step] | None:
     """A way the *held* pops (``None``: seen, not read) lead from *state* to
     *board* in at least *min_steps* steps (one step is one move, or one pop
@@ -92,17 +93,43 @@ def only_way(
     held (popped before the board was stable; the loop plays them next).
     With *gone_home*, a way may also end on a game that differs from *board*
     only by pegs out on the board seen in their Home (a misread or lifted
-    peg, see :func:`companion.live.boards.gone_home`).
+    peg, see :func:`companion.live.boards.gone_home`). With *then*, a board
+    seen after *board*, only ways from whose end the pops left over lead on
+    to *then* (:func:`some_history`, perhaps by a move on a pop nobody saw)
+    count: a later board can tell apart ways that all reached *board*.
     """
-    found = _ways(state, held, board, gone_home, collect_all=False)
-    if found is not None and len(found) > 1:
-        found = _ways(state, held, board, gone_home, collect_all=True)
+    found = _ways(state, held, board, gone_home, collect_all=then is not None)
+    if found is not None and (len(found) > 1 or then is not None):
+        if then is None:
+            found = _ways(state, held, board, gone_home, collect_all=True)
         if found is not None:
-            found = {key: way for key, way in found.items() if leftover_fits(key[0], held[key[1]:])}
+            found = {key: way for key, way in found.items() if leftover_fits(key[0], held[key[1]:])
+                     and (then is None or some_history(key[0], held[key[1]:], then))}
     if found is None or len(found) != 1:
         return None
     (way,) = found.values()
     return way if len(way) >= min_steps else None
+
+
+def several_ways(state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]]) -> bool:
+    """Whether the *held* pops lead from *state* to *board* in ways that end
+    in different games, or leave different pops still to play (each way's
+    leftover fitting, :func:`leftover_fits`): the board alone does not say
+    how the turns went. ``False`` also when the search cannot tell (too
+    many pops, or out of budget).
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="red", pegs={"red": ["track:3"]})   # Blue: all Home
+    >>> moved = {"red": ["track:6", "home", "home", "home"], "blue": ["home"] * 4}
+    >>> several_ways(game, [None, 4, 2], moved)   # Red's 3 (its 2 still to move), or Red's 1 and 2?
+    True
+    >>> several_ways(game, [None, 4, 6], moved)   # only Red's 3 (its 6 still to move)
+    False
+    """
+    found = _ways(state, held, board, False, collect_all=True)
+    if found is None:
+        return False
+    return sum(leftover_fits(key[0], held[key[1]:]) for key in found) > 1
 
 
 def leftover_fits(state: State, held: Sequence[int | None]) -> bool:

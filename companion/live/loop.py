@@ -45,10 +45,12 @@ from companion.live.catch_up import (
     HISTORY_UNREAD,
     MAX_POPS,
     MAX_UNREAD,
+    Step,
     leftover_fits,
     only_way,
     pegs_misread_home,
     pips_needed,
+    several_ways,
     some_history,
     who_moved,
 )
@@ -387,6 +389,9 @@ class _CaughtUp:
     pops: list[PopSettled | PopUnread] = field(default_factory=list)
     pops_allowed: int = 1  # pops that may be released before it stands
     released: int = 0  # pops released since (those it left over counted, not kept in ``pops``)
+    #: The later board it was chosen to lead on to (``Loop._caught_up_to_seen``):
+    #: that board is no change of mind to take it back for.
+    then: boards.Board | None = None
 
 
 @dataclass
@@ -1271,6 +1276,14 @@ class Loop:
                 break
         if way is None:
             return False
+        self._play_way(way, state, pops, unread, whole)
+        return True
+
+    def _play_way(self, way: list[Step], state: State, pops: list[int | None], unread: _Unread | None,
+                  whole: boards.Board) -> None:
+        """Play *way*, found by a catch-up from *state* with *pops* (the
+        unread pop first, when *unread*) to *whole*, step by step, and ask
+        about one value it guessed."""
         guessed = any(step.unread for step in way)
         # Open to a change of mind when values were guessed; _feed counts what
         # is fed from here on (the later pops released included).
@@ -1326,7 +1339,6 @@ class Loop:
             # of the 6 that brought a peg out, not of the 5 moved as a 6).
             held_pop, player, value, _ = next((g for g in guesses if g[3].frm != HOME), guesses[0])
             self._ask_inferred(self.caught_up, player, value, held=held_pop)
-        return True
 
     def _weak_held_unread(self) -> list[list[PopSettled | PopUnread]]:
         """The held pops with one read under ``WEAK_READ`` taken as unread,
@@ -1713,6 +1725,8 @@ class Loop:
         again and judge the board afresh."""
         caught = self.caught_up
         assert caught is not None
+        if caught.then is not None and boards.same(whole, caught.then, list(whole)):
+            return False  # the board the catch-up was chosen to lead to
         held = values_of(caught.held)
         pops = ([None] if caught.unread is not None else []) + held
         if not self._legal_on(caught.state, whole) and only_way(caught.state, pops, whole) is None and (
@@ -1723,7 +1737,8 @@ class Loop:
             # caught up as an unread 5 and a 1, then put back to 22 for the
             # move still in hand, which an unread 4, or a 3 and the 1, makes.)
             return False
-        if self.referee.phase == "pop" and self.t - caught.t >= CAUGHT_UP_OPEN_S and self._pops_explaining(whole):
+        if self.referee.phase == "pop" and self.t - caught.t >= CAUGHT_UP_OPEN_S and (
+                self._pops_explaining(whole) or (self.unread is not None and self._some_way_explains(whole))):
             # The catch-up's board has stood a while and this is also a move
             # of the player now to pop, whose pop the camera missed: the
             # catch-up needs no undoing (as for an inference). Seen in a
@@ -1731,6 +1746,12 @@ class Loop:
             # after it) taken back for a 4 when Blue's next pop went unseen
             # and Blue moved on to 18; Red's next move was then called out of
             # turn. A board put right within moments is still taken back.
+            # So too when a pop seen but not read is pending after the
+            # catch-up, and that pop lost, then a move on a pop nobody saw,
+            # makes the board (truth game seed 231, three tenths unread:
+            # Red's unread pop, then Blue's move on a missed pop taken for a
+            # catch-up with Blue's unread 5 where Blue's 2 had been seen,
+            # and Blue's answer given to Red).
             return False
         if not self._undo_catch_up(caught):
             return False  # cannot happen with the referee's undo; judge the board as it is
@@ -1914,8 +1935,7 @@ class Loop:
         winning move of 2 called "moved 2 spaces, but the pop was 3".)
         Returns whether it was taken back."""
         fed, state = self.pop_fed, self.referee.state
-        if (fed is None or state is None or self.held_pops or self.unread is not None
-                or self.caught_up is not None):
+        if fed is None or state is None or self.unread is not None or self.caught_up is not None:
             return False
         pop, before = fed
         mover = before.player
@@ -1923,9 +1943,12 @@ class Loop:
                 (state.phase is Phase.MOVE and state.pop == pop.value and state.player == mover)
                 or _lost_at_once(before, pop.value) == state):
             return False
-        if not boards.same_but(whole, self.referee.position, mover):
-            return False
-        if not _read_weakly(pop, [v for v in self._pops_explaining(whole, before) if v != pop.value]):
+        if self.held_pops:
+            misread = self._weak_read_with_held(pop, before, whole)
+        else:
+            misread = boards.same_but(whole, self.referee.position, mover) and _read_weakly(
+                pop, [v for v in self._pops_explaining(whole, before) if v != pop.value])
+        if not misread:
             return False
         self.pop_fed = None
         # A pop worked out from the move before this one stands (its extra
@@ -1937,6 +1960,21 @@ class Loop:
         self._weak_taken_back.add(pop.t)
         self._begin_unread(PopUnread(pop.t))
         return self._move_after_unread(whole)
+
+    def _weak_read_with_held(self, pop: PopSettled, before: State, whole: boards.Board) -> bool:
+        """With pops held after *pop* (the weakly read pop being moved), and
+        *whole* showing more than its move: whether exactly one way of
+        playing the pops, *pop* taken as unread, leads to *whole*, and it
+        gives *pop* another value (a fresh whole rendered game at 640x480,
+        seed 530: Red's 3 read as 1 at 0.93 on a die too small to read
+        surely, Blue's and Yellow's lost 1s read, Green's pop unread; Red's
+        and Green's moves seen together and called "The board does not
+        match one move"). Read under ``WEAK_READ`` only: the centreless
+        rule is for a single move one space longer."""
+        if pop.confidence >= WEAK_READ:
+            return False
+        way = only_way(before, [None, *values_of(self.held_pops)], whole)
+        return way is not None and bool(way) and way[0].pop not in (None, pop.value)
 
     def _echo_pop(self, whole: boards.Board) -> bool:
         """The pop being moved repeats the value of the pop seen just before
@@ -2118,6 +2156,8 @@ class Loop:
                 return True
             if self._settled_in_hindsight(whole):
                 return True
+            if self._caught_up_to_seen(whole, unread):
+                return True
             if self._catch_up(whole, unread):
                 # Several moves, the first with the unread pop (a 6 that
                 # brought a peg out and earned the pop seen after it, say).
@@ -2167,6 +2207,16 @@ class Loop:
                 # the turns ran one out, then a move was called).
                 self._ask_unread()
                 return True
+        if len(values) == 1 and self._several_ways(whole):
+            # The move fits one value of the unread pop with the pops held
+            # since left to play, and the held pops make it too, used up (a
+            # truth game, seed 499: Yellow's unread 2, Red's unread 4,
+            # Blue's lost 4 and Yellow's 3, its two moves seen as one of 5,
+            # taken for Yellow's 5 with Yellow's 3 left to move; Red's peg
+            # then out on a pop nobody saw was put on Red's unread pop, and
+            # Red's next move called). Ask, and let a later board tell.
+            self._ask_unread()
+            return True
         if len(values) == 1 and self.held_pops and self._still_settling(whole):
             # Pops seen since the unread one would be played on the value the
             # move gives it: a peg carried in the hand, read seated on its way
@@ -2193,6 +2243,13 @@ class Loop:
             fits = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
             self._say(f"That move fits a {fits}. {name}, say the number you popped.", expects="number")
         return True
+
+    def _several_ways(self, whole: boards.Board) -> bool:
+        """Whether the unread pop and the pops held since lead to *whole* in
+        more than one way (:func:`catch_up.several_ways`)."""
+        state = self.referee.state
+        return bool(self.held_pops) and state is not None and several_ways(
+            state, [None, *values_of(self.held_pops)], whole)
 
     def _still_settling(self, whole: boards.Board) -> bool:
         """Whether *whole*, the board seen now, has stood less than the wait
@@ -2772,6 +2829,35 @@ class Loop:
             if not legal_moves(after) and self._chain_explains(lose_move(after), held, board, unseen_last=True):
                 return True
         return self._unseen_before_unread(board)
+
+    def _caught_up_to_seen(self, whole: boards.Board, unread: _Unread) -> bool:
+        """The board seen last while *unread* was pending (a move several
+        histories fitted then) is reached by exactly one way of playing the
+        pops held now from which the pops left lead on to *whole*, perhaps
+        by a move on a pop nobody saw (``only_way(..., then=whole)``): play
+        that way to it, then judge *whole* from there (a move with no pop
+        seen asks for its number).
+
+        A truth game (seed 130, a tenth unread): Yellow's two 6s no peg
+        could use, seen but not read; Yellow's 2 read and its move seen
+        (Yellow's 6 and 2, Red's 2 lost and Blue's 2 still to move fitted
+        too, so the loop waited for the number); Red's 2 read; then Blue's
+        move on a pop nobody saw. No single move explained the two moves,
+        and the board was called. Now both 6s, the 2 and Red's lost 2 are
+        played, and Blue is asked for its number."""
+        before, state = unread.board, self.referee.state
+        if before is None or state is None or boards.same(before, self.referee.position, list(whole)) \
+                or boards.same(before, whole, list(whole)):
+            return False
+        pops = [None, *values_of(self.held_pops)]
+        way = only_way(state, pops, before, min_steps=1, then=whole)
+        if way is None:
+            return False
+        self._play_way(way, state, pops, unread, before)
+        if self.caught_up is not None:
+            self.caught_up.then = whole
+        self._evaluate(whole)
+        return True
 
     def _unseen_before_unread(self, board: boards.Board) -> bool:
         """Whether pops nobody saw, each lost, came before the unread one,

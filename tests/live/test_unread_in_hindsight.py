@@ -10,7 +10,7 @@ several histories led there.
 
 from __future__ import annotations
 
-from test_live_loop import ListSpeaker, kinds, said
+from test_live_loop import AT_ONCE, ListSpeaker, kinds, said
 
 from companion.live.loop import Loop
 from companion.live.observations import BoardStable, PopSettled, PopUnread, Spoken, Tick
@@ -223,3 +223,84 @@ def test_a_move_the_held_pops_do_not_follow_waits_when_several_histories_lead_th
     assert "illegal" not in kinds(loop)
     assert loop.referee.position["blue"].count("track:26") == 1
     assert loop.referee.player == "blue" and loop.referee.phase == "pop"  # Blue's 6: pop again
+
+
+def _yellow_blocked_sixes_then(extra: list[PopSettled]) -> tuple[Loop, list[str]]:
+    """Truth game seed 130 (a tenth unread, session 32): Yellow's two 6s no
+    peg could use, seen but not read; Yellow's 2 read and moved 11 -> 13
+    (a board several histories fit: the loop waits); Red's 2 read (lost);
+    then *extra*; then Blue's peg seen moved 16 -> 21, and Blue says 5."""
+    red = ["finish:2", "finish:3", "finish:4", "home"]
+
+    def pos(yellow: str, blue: str = "track:16") -> dict[str, list[str]]:
+        return {"red": red, "blue": ["finish:4", "home", blue, "track:7"],
+                "yellow": ["finish:1", "finish:3", "finish:4", yellow]}
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, None, AT_ONCE)
+    loop.start([["red"], ["blue"], ["yellow"]], None, "yellow", pos("track:11"))
+    for obs in [
+        BoardStable(1.0, pos("track:11")), PopUnread(3.0), BoardStable(3.6, pos("track:11")), Tick(5.0),
+        PopUnread(5.0), BoardStable(5.6, pos("track:11")), PopSettled(7.0, 2), BoardStable(9.0, pos("track:13")),
+        PopSettled(11.0, 2), BoardStable(11.6, pos("track:13")), *extra,
+        BoardStable(15.0, pos("track:13", "track:21")), Spoken(16.0, "pop", {"value": 5}), Tick(20.0),
+    ]:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_a_move_on_a_missed_pop_after_a_board_the_unread_pops_led_to_is_asked_for() -> None:
+    # The board before places Yellow's move; only the history in which both
+    # unread pops were blocked 6s leads on from it to Blue's move, on a pop
+    # nobody saw. It used to be called: "The board does not match one move".
+    loop, lines = _yellow_blocked_sixes_then([])
+    assert "illegal" not in kinds(loop)
+    assert lines.count("That move means Yellow popped a 6.") == 2
+    assert "Red needs a 6 to bring a peg out: the move is lost." in lines
+    assert "I did not see Blue's pop. Blue, say the number you popped, or pop now." in lines
+    assert lines[-3:] == ["Blue popped 5.", "Blue moves 5 from space 16 to space 21.", "Yellow's turn."]
+
+
+def test_a_wrong_count_after_a_board_the_unread_pops_led_to_is_still_called() -> None:
+    # Control: Blue's 4 read, and Blue's peg moved 5: no pop was missed.
+    loop, _ = _yellow_blocked_sixes_then([PopSettled(13.0, 4)])
+    assert "illegal" in kinds(loop)
+
+
+def _blue_caught_up_then_moves_at(t: float) -> list[str]:
+    """Truth game seed 231 (three tenths unread, session 32): Blue's 2 seen
+    but not read, Red's lost 4 and Blue's 2 read, Red's pop seen but not
+    read just before Blue's peg is seen on 16 (a catch-up: Blue's 2 and 2);
+    at *t*, Blue's peg on 19 (a move on a pop nobody saw), and Blue says 3."""
+
+    def pos(blue: str) -> dict[str, list[str]]:
+        return {"red": ["home"] * 4, "blue": ["finish:4", "home", blue, "track:8"]}
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, None, AT_ONCE)
+    loop.start([["red"], ["blue"]], None, "blue", pos("track:12"))
+    for obs in [
+        BoardStable(1.0, pos("track:12")), PopUnread(10.8), Tick(12.5), PopSettled(14.8, 4), PopSettled(16.8, 2),
+        PopUnread(18.5), BoardStable(18.8, pos("track:16")), BoardStable(t, pos("track:19")),
+        Spoken(t + 1.0, "pop", {"value": 3}), PopSettled(27.8, 1), BoardStable(28.4, pos("track:19")),
+        PopSettled(29.8, 3), BoardStable(31.8, pos("track:22")),
+    ]:
+        loop.handle(obs)
+    return said(speaker)
+
+
+def test_a_move_on_a_missed_pop_after_an_unread_one_keeps_the_catch_up_that_stood() -> None:
+    # Six seconds after the catch-up: Red's unread pop lost, and Blue's move
+    # asked for. It used to be taken back for Blue's unread 5 (12 -> 17 -> 19,
+    # never through the 16 seen), Blue's "three" given to Red, and Red's 1
+    # taken for Blue's: "That peg moved 3 spaces, but the pop was 1."
+    lines = _blue_caught_up_then_moves_at(24.8)
+    assert "That move means Blue popped a 5." not in lines
+    assert "I did not see Blue's pop. Blue, say the number you popped, or pop now." in lines
+    assert lines[-2:] == ["Blue moves 3 from space 19 to Green's Start.", "Red's turn."]
+
+
+def test_a_board_moments_after_a_catch_up_still_takes_it_back() -> None:
+    # Control: within CAUGHT_UP_OPEN_S the catch-up's board may have been a
+    # peg on its way, and another way of playing the pops is taken.
+    assert "That move means Blue popped a 5." in _blue_caught_up_then_moves_at(20.0)

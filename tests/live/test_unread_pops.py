@@ -347,10 +347,16 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # Start seen in its Home): 36 and 82 missed, a wrong count explained by
     # a history with an unread pop as a 6 whose peg was misread in its Home;
     # a fresh rendered game's false call (474) gone.
+    # Session 32 (a move that one value of the unread pop fits, with pops
+    # left to play, is asked about when the held pops make it too; a board
+    # the loop waited on, reached one way only, played before the board
+    # after it): false calls 1 -> 0 at three tenths, and with wrong counts
+    # left standing 1 and 2 -> 1 and 1, missed 36 -> 31 and 82 -> 85 (a wrong
+    # count asked about where it was taken as the one value's move).
     from companion.bench.referee import _players, _truth_game
 
-    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 1, 0), (0.1, 4.0, 1, 36),
-                                            (0.3, 4.0, 2, 82)):
+    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 0, 0), (0.1, 4.0, 1, 31),
+                                            (0.3, 4.0, 1, 85)):
         false_calls = missed = 0
         for seed in range(20):
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread, None, False, stands)
