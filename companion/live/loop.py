@@ -640,6 +640,9 @@ class Loop:
         #: plain move (with a pop seen since) puts the loop back in step.
         self.lost: boards.Board | None = None
         self.lost_pops = 0  # pops seen since that board
+        #: While lost, the board went unseen (``BoardLost``) since that board:
+        #: the next change may be several moves, not one to follow.
+        self.lost_gap = False
         #: When track was lost, the pops then held, and the game then.
         self.lost_at: tuple[float, int, State | None] = (0.0, 0, None)
         self.before_move: State | None = None  # the referee before the last move
@@ -760,6 +763,8 @@ class Loop:
         elif isinstance(obs, BoardLost):
             if self.timers.board_lost_since is None:
                 self.timers.board_lost_since = obs.t
+            if self.lost is not None:
+                self.lost_gap = True
         elif isinstance(obs, BoardFound):
             self.timers.board_lost_since = None
             if self.timers.board_lost_said:
@@ -1797,6 +1802,7 @@ class Loop:
             self.lost_said_at = self.t
         self.illegal_board = None
         self.lost = before
+        self.lost_gap = False
         self.follow_help_said = False
         self.lost_pops = len(self.held_pops)
         self.lost_at = (self.t, len(self.held_pops), self.referee.state)
@@ -1819,12 +1825,21 @@ class Loop:
         popped early, or the mover's extra pop after a 6, and taking it for
         the mover's puts the turns one out (truth benchmark seeds 757 and
         171: a later move called "not your turn")."""
+        gap, self.lost_gap = self.lost_gap, False
         if self.lost is not None and boards.same(board, self.lost, set(board) | set(self.lost)):
             return
         before, self.lost = self.lost, board
         pops, self.lost_pops = self.lost_pops, 0
         state = self.referee.state
         if before is None or state is None or not pops or not self.held_pops:
+            return
+        if gap:
+            # The board went unseen since *before*: the change may be more
+            # than one move (truth game 531 at a tenth unread: Red's 4 moved
+            # while the board was lost, then Blue's lost 5 and Red's unread
+            # 2; the change taken for one move of 6, Red's extra pop then
+            # held the turns one out, and a board was called). Follow from
+            # this board instead.
             return
         last = self.held_pops[-1]
         values = _values_of_pop(last)

@@ -10,11 +10,15 @@ because the table played on.
 
 from __future__ import annotations
 
+import pytest
 from test_live_loop import AT_ONCE, ListSpeaker, board, events_after, kinds, said, started
 
+from companion.live import boards
 from companion.live.catch_up import MAX_POPS, only_way
 from companion.live.loop import SEVERAL_UNSEEN_S, UNSEEN_POP_S, Loop
 from companion.live.observations import (
+    BoardFound,
+    BoardLost,
     BoardStable,
     PopReadLate,
     PopSettled,
@@ -1224,3 +1228,32 @@ def _blind_opening_only() -> tuple[Loop, ListSpeaker]:
     for obs in [Tick(0.0), PopSettled(8.8, 4), BoardStable(11.2, board())]:
         loop.handle(obs)
     return loop, speaker
+
+
+@pytest.mark.parametrize("board_lost", [True, False])
+def test_while_lost_a_change_across_a_stretch_with_no_board_does_not_put_the_loop_back_in_step(
+        board_lost: bool) -> None:
+    # Truth game 531 at a tenth unread (session 32): lost, then the board
+    # unseen for six seconds while Red moved 1 -> 5; then Blue's lost 5, Red's
+    # unread 2 and Red's peg on 7. Taken for one move of 6 from the last board
+    # seen, Red's extra pop put the turns one out and a board was called.
+    # Across such a stretch the change may be several moves: the loop follows
+    # from the new board and waits for a move it can place.
+    loop, speaker, _ = started()
+    lost_on_two_moves(loop)
+    loop.handle(PopSettled(20.0, 3))
+    if board_lost:
+        loop.handle(BoardLost(20.5))
+        loop.handle(BoardFound(23.0))
+    after = board(red=["track:9", "home", "home", "home"], blue=["track:23", "home", "home", "home"])
+    loop.handle(BoardStable(24.0, after))
+    if not board_lost:
+        assert "Back in step." in said(speaker)
+        return
+    assert "Back in step." not in said(speaker)
+    assert loop.lost is not None and boards.same(loop.lost, after, list(after))
+    loop.handle(PopSettled(26.0, 2))
+    loop.handle(BoardStable(28.0, board(red=["track:11", "home", "home", "home"],
+                                        blue=["track:23", "home", "home", "home"])))  # Red's 2
+    assert "Back in step." in said(speaker) and loop.referee.player == "blue"
+    assert kinds(loop).count("illegal") == 1  # the one call before the loop lost track

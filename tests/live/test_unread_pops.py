@@ -352,11 +352,13 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # the loop waited on, reached one way only, played before the board
     # after it): false calls 1 -> 0 at three tenths, and with wrong counts
     # left standing 1 and 2 -> 1 and 1, missed 36 -> 31 and 82 -> 85 (a wrong
-    # count asked about where it was taken as the one value's move).
+    # count asked about where it was taken as the one value's move); while
+    # lost, a change across a stretch with no board seen no longer puts the
+    # loop back in step: 85 -> 86 missed at three tenths.
     from companion.bench.referee import _players, _truth_game
 
     for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 0, 0), (0.1, 4.0, 1, 31),
-                                            (0.3, 4.0, 1, 85)):
+                                            (0.3, 4.0, 1, 86)):
         false_calls = missed = 0
         for seed in range(20):
             verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread, None, False, stands)
