@@ -304,3 +304,44 @@ def test_a_board_moments_after_a_catch_up_still_takes_it_back() -> None:
     # Control: within CAUGHT_UP_OPEN_S the catch-up's board may have been a
     # peg on its way, and another way of playing the pops is taken.
     assert "That move means Blue popped a 5." in _blue_caught_up_then_moves_at(20.0)
+
+
+def _red_unread_blue_pops_then_yellow_moves(blue_pop: int) -> tuple[Loop, list[str]]:
+    """Truth game seed 22 (three tenths unread, session 32): Red's pop seen
+    but not read (Red unmoved), Blue's *blue_pop* read, Blue unmoved; then
+    Yellow's move 8 -> 10 on a pop nobody saw, and Yellow says 2."""
+
+    def pos(yellow: str) -> dict[str, list[str]]:
+        return {"red": ["finish:2", "finish:3", "finish:4", "track:28"],
+                "blue": ["finish:2", "finish:3", "finish:4", "track:7"],
+                "yellow": ["finish:3", "finish:4", "home", yellow]}
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, None, AT_ONCE)
+    loop.start([["red"], ["blue"], ["yellow"]], None, "red", pos("track:8"))
+    for obs in [
+        BoardStable(1.0, pos("track:8")), PopUnread(2.0), BoardStable(2.6, pos("track:8")), Tick(4.0),
+        PopSettled(4.0, blue_pop), BoardStable(4.6, pos("track:8")), BoardStable(8.0, pos("track:10")),
+        Spoken(9.0, "pop", {"value": 2}), Tick(12.0),
+    ]:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_pops_that_passed_before_a_move_on_a_missed_pop_settle_the_unread_pop() -> None:
+    # Blue's 3 could not be used, so Red's unread pop was lost too (a 6
+    # would have left the 3 to Red, and Blue to make Yellow's move). It used
+    # to wait for Red's number, take Yellow's "two" for it, and call
+    # Yellow's move "Not Yellow's turn".
+    loop, lines = _red_unread_blue_pops_then_yellow_moves(3)
+    assert "illegal" not in kinds(loop)
+    assert "No peg moved after Red's pop." in lines
+    assert "I did not see Yellow's pop. Yellow, say the number you popped, or pop now." in lines
+    assert lines[-2:] == ["Yellow moves 2 from Blue's Start to space 10.", "Red's turn."]
+
+
+def test_a_pop_that_had_a_move_before_a_move_on_a_missed_pop_is_still_called() -> None:
+    # Control: Blue's 1 could move Blue's peg into its Finish, and Blue did
+    # not move: Yellow's move is out of turn.
+    loop, _ = _red_unread_blue_pops_then_yellow_moves(1)
+    assert "illegal" in kinds(loop)
