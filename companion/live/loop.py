@@ -2668,13 +2668,6 @@ class Loop:
             # on its way).
             return False
         groups = self._lost_before(board)
-        if board is not None and not groups:
-            # No group leads there with the held pops alone: they may all
-            # have passed before a move on a pop nobody saw (truth game 22
-            # at three tenths unread: Red's unread pop, Blue's lost 3, then
-            # Yellow's move on a missed pop; Yellow's "two" was taken for
-            # Red's number and Yellow's move called "not Yellow's turn").
-            groups = self._lost_before(board, unseen_last=True)
         if len(groups) != 1:
             if board is None:
                 self._ask_unread()
@@ -2781,12 +2774,10 @@ class Loop:
                 groups.setdefault(str(lose_move(after).player), []).append(v)
         return groups
 
-    def _lost_before(self, board: boards.Board | None, unseen_last: bool = False) -> dict[str, list[int]]:
+    def _lost_before(self, board: boards.Board | None) -> dict[str, list[int]]:
         """The values the unread pop could have had with no peg able to use
         it, by who pops next (:meth:`_lost_by_next_player`); with *board*,
-        only the groups after which the pops held since lead to it (with
-        *unseen_last*, perhaps as a move on a pop nobody saw once they
-        passed, as a move with no pop held may be)."""
+        only the groups after which the pops held since lead to it."""
         unread, state = self.unread, self.referee.state
         if unread is None or unread.moved:
             return {}
@@ -2794,10 +2785,9 @@ class Loop:
         if board is None:
             return groups
         held = values_of(self.held_pops)
-        return {p: vs for p, vs in groups.items() if self._could_follow(state, vs[0], held, board, unseen_last)}
+        return {p: vs for p, vs in groups.items() if self._could_follow(state, vs[0], held, board)}
 
-    def _could_follow(self, state: State | None, lost: int, held: list[int | None], board: boards.Board,
-                      unseen_last: bool = False) -> bool:
+    def _could_follow(self, state: State | None, lost: int, held: list[int | None], board: boards.Board) -> bool:
         """Whether, after the pop *lost* was lost in *state*, the *held* pops
         (``None``: one seen but not read, any value) played in order lead to
         *board* as one move: held pops no peg can use pass on, the first one
@@ -2808,7 +2798,7 @@ class Loop:
         game = lose_move(rules_pop(state, lost))
         if not held:
             return game.phase is Phase.POP and bool(self._pops_explaining(board, game))
-        return self._chain_explains(game, held, board, unseen_last)
+        return self._chain_explains(game, held, board)
 
     def _chain_explains(
         self, game: State, held: list[int | None], board: boards.Board, unseen_last: bool = False
