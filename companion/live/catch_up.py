@@ -97,6 +97,15 @@ def only_way(
     seen after *board*, only ways from whose end the pops left over lead on
     to *then* (:func:`some_history`, perhaps by a move on a pop nobody saw)
     count: a later board can tell apart ways that all reached *board*.
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="red", pegs={"red": ["track:3"]})   # Blue: all Home
+    >>> on_6 = {"red": ["track:6", "home", "home", "home"], "blue": ["home"] * 4}
+    >>> on_8 = {"red": ["track:8", "home", "home", "home"], "blue": ["home"] * 4}
+    >>> only_way(game, [None, 4, 2], on_6, min_steps=1) is None   # Red's 3, or Red's 1 and 2
+    True
+    >>> [step.pop for step in only_way(game, [None, 4, 2], on_6, min_steps=1, then=on_8)]   # the 2 moved on
+    [3]
     """
     found = _ways(state, held, board, gone_home, collect_all=then is not None)
     if found is not None and (len(found) > 1 or then is not None):
