@@ -16,7 +16,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from companion.layout import COLORS, HOLE_NAMES, Layout, finish_entry_space
+from companion.layout import COLORS, HOLE_NAMES, START_SPACE, Layout, finish_entry_space
 from companion.vision.calibration import Calibration, adapt
 from companion.vision.dice.reading import DieReading
 from companion.vision.geometry import BoardGeometry
@@ -63,6 +63,7 @@ HOLE_OWNER: tuple[str | None, ...] = tuple(
 HOLE_PRINT: tuple[str | None, ...] = tuple(
     owner if owner is not None
     else next((c for c in COLORS if name == f"track:{finish_entry_space(c)}"), None)
+    or next((c for c in COLORS if name == f"track:{START_SPACE[c]}"), None)
     for name, owner in zip(HOLE_NAMES, HOLE_OWNER, strict=True)
 )
 

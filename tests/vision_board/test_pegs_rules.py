@@ -11,7 +11,7 @@ import numpy as np
 
 from companion.layout import COLORS, HOLE_NAMES
 from companion.vision.pegs import ColourModel, HoleEvidence, Silhouettes, classify
-from companion.vision.reader import HOLE_OWNER
+from companion.vision.reader import HOLE_OWNER, HOLE_PRINT
 
 N = len(HOLE_NAMES)
 P = 37  # dense base sample pixels
@@ -658,3 +658,42 @@ def test_a_real_peg_on_the_track_is_kept_over_a_paler_phantom_in_its_home() -> N
     # Control: a track "peg" paler than the Home peg is the one dropped.
     read = _start_peg_and_home_phantom(track_body=0.4)
     assert read["track:1"] == "empty" and read["red:home:3"] == "red"
+
+
+def _red_start(peg: bool, elsewhere: tuple[str, ...], hole_print: tuple[str | None, ...]) -> dict[str, str]:
+    """Red pegs plain on *elsewhere*; on Red's Start (ringed in red on the
+    board) a real red peg (*peg*), or the ring read as a red top over a
+    nearly hidden recess (fresh game 537 at 640x480, session 32: top 0.68
+    saturated, cosine 0.99, 5% recess)."""
+    ev = _empty_board()
+    for hole in elsewhere:
+        _show_peg(ev, hole, "red")
+        ev["top_value"][HOLE_NAMES.index(hole)] = 1.0  # lit caps: sure
+    _show_peg(ev, "track:1", "red", recess_share=0.0 if peg else 0.05)
+    start = HOLE_NAMES.index("track:1")
+    if peg:
+        ev["top_value"][start] = 1.0  # a lit cap
+    else:
+        ev["top_saturation"][start], ev["body_saturation"][start], ev["base_saturation"][start] = 0.68, 0.84, 0.9
+        ev["top_value"][start], ev["rim_value"][start] = 0.41, 0.59  # no brighter than the board: no cap
+    # A small board: pegs about 3 px across (the own-print doubt applies).
+    states, _ = classify(_evidence(ev), _sized(3.0), ColourModel.default(), HOLE_OWNER, hole_print=hole_print)
+    return dict(zip(HOLE_NAMES, states, strict=True))
+
+
+def test_a_start_space_ring_read_as_a_fifth_peg_is_empty() -> None:
+    # Red's four pegs seen elsewhere, the Start's red ring read as a fifth:
+    # the layout's print now names each Start space's ring, so the prior
+    # drops it as print (empty); before, the hole stayed unknown (a "hand")
+    # on most frames, and moves went announced seconds late.
+    four = ("red:home:1", "red:home:2", "red:home:3", "track:13")
+    assert _red_start(False, four, HOLE_PRINT)["track:1"] == "empty"
+    without_ring = tuple(None if name.startswith("track:") and name != "track:28" and p is not None else p
+                         for name, p in zip(HOLE_NAMES, HOLE_PRINT, strict=True))
+    assert _red_start(False, four, without_ring)["track:1"] == "unknown"
+
+
+def test_a_real_peg_on_its_start_is_still_read() -> None:
+    # Control: three red pegs elsewhere, a plain red peg on Red's Start.
+    read = _red_start(True, ("red:home:1", "red:home:2", "red:home:3"), HOLE_PRINT)
+    assert read["track:1"] == "red"
