@@ -107,13 +107,12 @@ def only_way(
     >>> [step.pop for step in only_way(game, [None, 4, 2], on_6, min_steps=1, then=on_8)]   # the 2 moved on
     [3]
     """
-    found = _ways(state, held, board, gone_home, collect_all=then is not None)
-    if found is not None and (len(found) > 1 or then is not None):
-        if then is None:
-            found = _ways(state, held, board, gone_home, collect_all=True)
-        if found is not None:
-            found = {key: way for key, way in found.items() if leftover_fits(key[0], held[key[1]:])
-                     and (then is None or some_history(key[0], held[key[1]:], then))}
+    if then is None:
+        found = _ways(state, held, board, gone_home, collect_all=False)
+        if found is not None and len(found) > 1:
+            found = _fitting_ways(state, held, board, gone_home)
+    else:
+        found = _fitting_ways(state, held, board, gone_home, then)
     if found is None or len(found) != 1:
         return None
     (way,) = found.values()
@@ -135,10 +134,22 @@ def several_ways(state: State, held: Sequence[int | None], board: Mapping[str, S
     >>> several_ways(game, [None, 4, 6], moved)   # only Red's 3 (its 6 still to move)
     False
     """
-    found = _ways(state, held, board, False, collect_all=True)
+    found = _fitting_ways(state, held, board, False)
+    return found is not None and len(found) > 1
+
+
+def _fitting_ways(
+    state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]], gone_home: bool,
+    then: Mapping[str, Sequence[str]] | None = None,
+) -> dict[tuple[State, int], list[Step]] | None:
+    """Every way (:func:`_ways`) whose leftover pops fit *board*
+    (:func:`leftover_fits`) and, with *then*, lead on to it
+    (:func:`some_history`); ``None`` when the search could not finish."""
+    found = _ways(state, held, board, gone_home, collect_all=True)
     if found is None:
-        return False
-    return sum(leftover_fits(key[0], held[key[1]:]) for key in found) > 1
+        return None
+    return {key: way for key, way in found.items() if leftover_fits(key[0], held[key[1]:])
+            and (then is None or some_history(key[0], held[key[1]:], then))}
 
 
 def leftover_fits(state: State, held: Sequence[int | None]) -> bool:

@@ -1989,7 +1989,7 @@ class Loop:
         if pop.confidence >= WEAK_READ:
             return False
         way = only_way(before, [None, *values_of(self.held_pops)], whole)
-        return way is not None and bool(way) and way[0].pop not in (None, pop.value)
+        return way is not None and way[0].pop not in (None, pop.value)
 
     def _echo_pop(self, whole: boards.Board) -> bool:
         """The pop being moved repeats the value of the pop seen just before
