@@ -205,6 +205,13 @@ LATE_READ_CONFIDENCE = 0.5
 #: 1.5 s apart at the least, and a truth game's real unread pop followed
 #: 1.7 s later was taken back at 2.0 s.
 POPPED_AGAIN_S = 1.6
+#: Seconds within which a pop read after an unread one, with nothing seen
+#: between, is taken at once for a cocked die's tap (``Loop._unread_tapped``).
+#: Session 33, 144 fresh whole rendered games (seeds 408-567) at 640x480:
+#: the camera read the next pop 1.17-1.34 s after reporting an unread one
+#: 87 times, 83 of them a cocked die tapped and 4 two real pops; 1.5 s
+#: after it 20 times, 6 and 14.
+TAPPED_S = 1.4
 #: Seconds a pop takes at the least (popped, read, passed on): several pops
 #: nobody saw are believed only with this long for each since the last board
 #: agreeing with the game (``Loop._pops_unseen``).
@@ -2232,6 +2239,19 @@ class Loop:
             # Red's next move called). Ask, and let a later board tell.
             self._ask_unread()
             return True
+        if (len(values) == 1 and self.held_pops and isinstance(self.held_pops[0], PopSettled)
+                and self.held_pops[0].t - unread.t < POPPED_AGAIN_S
+                and self._popped_again_taken_out(whole, unread)):
+            # The pop read next came within POPPED_AGAIN_S of the unread one,
+            # and it makes the move alone: the unread pop was the die landing
+            # cocked, or a hand's stir read as a pop, and the pop seen is the
+            # mover's (more often than not: see _unread_no_pop). Taking the
+            # move's value for the unread pop would give the pop seen to the
+            # next player, announced with a number that player never popped
+            # (fresh game 564, session 33: an unread pop 1.3 s before Red's
+            # 4; "That move means Red popped a 4", then "Blue popped 4", and
+            # Blue's real 1 came after).
+            return True
         if len(values) == 1 and self.held_pops and self._still_settling(whole):
             # Pops seen since the unread one would be played on the value the
             # move gives it: a peg carried in the hand, read seated on its way
@@ -3009,6 +3029,8 @@ class Loop:
         if self.lost is not None:
             self.lost_pops += 1
             return  # held: the move it goes with tells whose turn it was
+        if isinstance(obs, PopSettled) and len(self.held_pops) == 1:
+            self._unread_tapped(obs)
         self._release_pops()
 
     def _on_late_read(self, obs: PopReadLate) -> None:
@@ -3138,6 +3160,36 @@ class Loop:
         else:
             self.timers.held_pop_since = None
             self.timers.held_pop_said = False
+
+    def _unread_tapped(self, pop: PopSettled) -> bool:
+        """The camera read *pop*, the first held since the unread pop, within
+        ``TAPPED_S`` of it, with no move seen between: the unread pop was the die landing
+        cocked where the reader saw no face (or a hand's stir), and the pop
+        read is the tap's, its player's pop. The unread pop is dropped (said
+        only if it had been said or asked about) and the game with it is kept
+        as a doubt (:class:`_Doubt`), so a later board only it explains is
+        followed, not called. Returns whether it was dropped.
+
+        Settled as a pop no peg used instead, it gave the read pop to the
+        next player, said aloud with that player's name, and the turns ran
+        one out until a board showed it (fresh whole game 557 at 640x480,
+        session 33: Green's die cocked, read as no face, tapped to a 1 1.3 s
+        later; "No peg moved after Green's pop. Red popped 1.", and Red's
+        and Blue's pops went to the player after). Of the unread pops the
+        camera read another pop after so soon in 144 fresh games, 83 of 87
+        were such a die (``TAPPED_S``); the other 4 were a pop no peg could
+        use and the next player's, which the doubt keeps open."""
+        unread = self.unread
+        state = self.referee.state
+        if (unread is None or pop.t - unread.t >= TAPPED_S or unread.moved or unread.denied
+                or state is None or self.referee.phase != "pop"):
+            return False
+        self._open_doubt(state, [None, pop.value])
+        self.unread = None
+        self.unseen_pop_board = None
+        if unread.said or unread.asked:
+            self._say_popped_again(unread.player)
+        return True
 
     def _doubt_resettled(self, obs: DieResettled) -> None:
         """The die settled again on its face under a hand while the game

@@ -237,7 +237,7 @@ def test_a_catch_up_that_guessed_the_unread_pop_is_asked_back_too() -> None:
     loop.handle(PopSettled(8.0, 4))
     n = len(loop.events)
     loop.handle(PopUnread(9.0))
-    loop.handle(PopSettled(10.0, 6))
+    loop.handle(PopSettled(10.7, 6))  # not so soon after as a cocked die's tap (POPPED_AGAIN_S)
     loop.handle(BoardStable(11.0, board(red=["track:1", *H3], blue=["track:14", *H3])))
     assert "Blue, was your pop a 4?" in said(speaker)
     assert events_after(loop, n)[:2] == [("pop", 4), ("move", 4)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from test_live_loop import AT_ONCE, ListRecorder, ListSpeaker, board, kinds, played, said
 
-from companion.live.loop import POPPED_AGAIN_S, Loop
+from companion.live.loop import POPPED_AGAIN_S, TAPPED_S, Loop
 from companion.live.observations import (
     BoardStable,
     DieResettled,
@@ -83,11 +83,47 @@ def test_an_unread_pop_given_the_value_of_the_move_is_taken_back_when_popped_aga
     # Seed 424: an unread pop nobody made 1.3 s before Blue's 4; given 4
     # from Blue's move, Blue's real 4 went to Yellow, and Yellow's move of 1
     # was called "That peg moved 1 space, but the pop was 4".
-    loop, lines = _red_unread_then_3(gap=1.3)
-    assert "That move means Red popped a 3." in lines and "illegal" not in kinds(loop)
-    assert lines[-5:] == ["I take back Red's pop I could not read: the die was popped again.", "Red popped 3.",
+    # Since session 33 (fresh game 564: "That move means Red popped a 4",
+    # then "Blue popped 4" for a pop Blue never made) the unread pop is
+    # taken back as soon as the move is seen, since the 3 read after it
+    # makes the move alone: no value is made up, and no pop is given to
+    # the next player. (1.5 s: after TAPPED_S, within POPPED_AGAIN_S.)
+    loop, lines = _red_unread_then_3(gap=1.5)
+    assert "illegal" not in kinds(loop)
+    assert not any(line.startswith("That move means") for line in lines) and "Blue popped 3." not in lines
+    assert lines[-7:] == ["I take back Red's pop I could not read: the die was popped again.", "Red popped 3.",
+                          "Red moves 3 from Red's Start to space 4.", "Blue's turn.",
                           "Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn."]
     assert loop.referee.player == "red" and loop.referee.phase == "pop"
+
+
+def test_a_pop_read_within_tapped_s_of_an_unread_one_is_its_players_at_once() -> None:
+    # Session 33: the camera read the next pop 1.17-1.34 s after an unread
+    # one 87 times in 144 fresh games, 83 of them a cocked die tapped: the
+    # pop read is taken for the unread pop's player's at once, and nothing
+    # about the unread pop is said.
+    loop, lines = _red_unread_then_3(gap=TAPPED_S - 0.1)
+    assert "illegal" not in kinds(loop)
+    assert not any(line.startswith(("I take back", "That move means", "I could not read")) for line in lines)
+    assert lines[-6:] == ["Red popped 3.", "Red moves 3 from Red's Start to space 4.", "Blue's turn.",
+                          "Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn."]
+
+
+def test_two_real_pops_taken_for_a_tap_are_put_right_by_the_next_move() -> None:
+    # The other case (4 of 87): Red's real pop unread (no peg could use
+    # it), Blue's 2 read 1.3 s later and given to Red. Blue's move of 2 is
+    # then a move on a pop the loop did not see: asked for, then worked out
+    # when the next pop comes (Red's 3), nothing called, the turns in step.
+    blue_on = board(blue=["track:10", "home", "home", "home"])
+    loop, lines = played([
+        PopUnread(8.0), BoardStable(8.5, blue_on), PopSettled(8.0 + TAPPED_S - 0.1, 2),
+        BoardStable(10.0, blue_on), BoardStable(12.0, board(blue=["track:12", "home", "home", "home"])),
+        PopSettled(14.0, 3),
+    ])
+    assert "illegal" not in kinds(loop)
+    assert "Red popped 2." in lines and "I did not see Blue's pop. Blue, say the number you popped, or pop now." in lines
+    assert lines[-6:] == ["That move means Blue popped a 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn.",
+                          "Red popped 3.", "Red needs a 6 to bring a peg out: the move is lost.", "Blue's turn."]
 
 
 def test_an_unread_pop_given_the_value_of_the_move_stays_when_the_next_pop_came_later() -> None:
@@ -96,7 +132,7 @@ def test_an_unread_pop_given_the_value_of_the_move_stays_when_the_next_pop_came_
     assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 2 spaces, but the pop was 3."
 
 
-@pytest.mark.parametrize(("gap", "called"), [(1.3, False), (POPPED_AGAIN_S + 0.1, True)])
+@pytest.mark.parametrize(("gap", "called"), [(1.5, False), (POPPED_AGAIN_S + 0.1, True)])
 def test_the_game_without_an_unread_pop_soon_popped_again_stays_open_after_the_inference(
         gap: float, called: bool) -> None:
     # Seed 439: as seed 424, but the pop after it lost, and the one after
@@ -114,14 +150,19 @@ def test_the_game_without_an_unread_pop_soon_popped_again_stays_open_after_the_i
                 PopSettled(17.0, 1), BoardStable(19.0, red_on["track:5"])]:
         loop.handle(obs)
     lines = said(speaker)
-    assert "Blue popped 3." in lines and "Red popped 2." in lines
     if called:
+        assert "Blue popped 3." in lines and "Red popped 2." in lines
         assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 1 space, but the pop was 2."
     else:
-        assert "illegal" not in kinds(loop) and lines[-1] == LOST_TRACK
+        # Since session 33 the unread pop is taken back when Red's move is
+        # seen (the 3 makes it alone), before any pop goes to Blue: the
+        # game is refereed as it was played, and nothing is followed.
+        assert "illegal" not in kinds(loop) and "Blue popped 3." not in lines
+        assert lines[-6:] == ["Blue popped 2.", "Blue needs a 6 to bring a peg out: the move is lost.", "Red's turn.",
+                              "Red popped 1.", "Red moves 1 from space 4 to space 5.", "Blue's turn."]
 
 
-@pytest.mark.parametrize(("gap", "called"), [(1.3, False), (POPPED_AGAIN_S + 0.1, True)])
+@pytest.mark.parametrize(("gap", "called"), [(1.5, False), (POPPED_AGAIN_S + 0.1, True)])
 def test_an_answer_that_matches_a_pop_read_soon_after_the_unread_one_is_that_pop(gap: float, called: bool) -> None:
     # Seed 435 with players answering: an unread pop 1.3 s before Red's
     # 2; "two" settled the unread pop, the read 2 went to Blue, and Blue's

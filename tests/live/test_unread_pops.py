@@ -379,7 +379,7 @@ def _caught_up_blue_3() -> tuple[Loop, ListSpeaker, int]:
     loop.handle(BoardStable(1.0, pegs))
     n = len(loop.events)
     loop.handle(PopUnread(2.0))
-    loop.handle(PopSettled(3.0, 5))
+    loop.handle(PopSettled(3.7, 5))  # not so soon after as a cocked die's tap (POPPED_AGAIN_S)
     loop.handle(BoardStable(4.0, {"red": ["track:8", *h3], "blue": ["track:13", *h3]}))
     assert "That move means Blue popped a 3." in said(speaker)
     assert loop.referee.phase == "pop" and loop.referee.player == "blue"
