@@ -205,6 +205,11 @@ LATE_READ_CONFIDENCE = 0.5
 #: 1.5 s apart at the least, and a truth game's real unread pop followed
 #: 1.7 s later was taken back at 2.0 s.
 POPPED_AGAIN_S = 1.6
+#: Seconds after a pop before which a board seen stable cannot show its
+#: move (the simulator's players take 2.5 s from the pop to the move set
+#: down): a board changing after such a board may be that move
+#: (``Loop._moving_since``).
+MOVE_AFTER_POP_S = 2.0
 #: Seconds within which a pop read after an unread one, with nothing seen
 #: between, is taken at once for a cocked die's tap (``Loop._unread_tapped``).
 #: Session 33, 144 fresh whole rendered games (seeds 408-567) at 640x480:
@@ -2678,14 +2683,16 @@ class Loop:
         unread = self.unread
         state = self.referee.state
         assert unread is not None
-        if board is None and (not self._board_seen_since(unread.begun) or self._peg_in_hand(unread.begun)) \
+        if board is None and (not self._board_seen_since(unread.begun) or self._peg_in_hand(unread.begun)
+                              or self._moving_since(unread.t)) \
                 and self._some_value_usable(state):
             # A usable pop would have moved a peg the camera has perhaps not
             # yet seen stable (and a 6 earned the pop just seen): until the
             # board is seen after the unread pop, unchanged or changed, the
             # loop cannot tell whether a peg moved. It waits; so too while
             # the last board seen lacks a peg of the player (lifted: a move
-            # on its way).
+            # on its way), or while the board has been changing since a
+            # board seen too soon after the pop to show a move.
             return False
         groups = self._lost_before(board)
         if len(groups) != 1:
@@ -2751,6 +2758,18 @@ class Loop:
 
     def _board_seen_since(self, t: float) -> bool:
         return self.board_seen_at is not None and self.board_seen_at > t
+
+    def _moving_since(self, t: float) -> bool:
+        """The camera sees the board changing (``BoardUnsettled``), and the
+        last board it saw stable came less than ``MOVE_AFTER_POP_S`` after a
+        pop at *t*: too soon to show a move of it, so a move may be under
+        way. (Fresh whole game 561 at 640x480, session 33: Red's second 6
+        unread, the board seen unchanged 0.5 s later, then hands over it
+        while Red brought a peg out and popped a 3, unread too; the loop
+        said "No peg moved after Red's pop", gave the 3 to Blue, and lost
+        track when the board showed Red's two moves.)"""
+        seen = self.board_seen_at
+        return self.board_unsettled and (seen is None or seen - t < MOVE_AFTER_POP_S)
 
     def _peg_in_hand(self, since: float) -> bool:
         """The last board, seen since *since* and within ``PEG_IN_HAND_S``,

@@ -15,11 +15,12 @@ from test_live_loop import AT_ONCE, ListSpeaker, board, events_after, kinds, sai
 
 from companion.live import boards
 from companion.live.catch_up import MAX_POPS, only_way
-from companion.live.loop import SEVERAL_UNSEEN_S, UNSEEN_POP_S, Loop
+from companion.live.loop import MOVE_AFTER_POP_S, SEVERAL_UNSEEN_S, UNSEEN_POP_S, Loop
 from companion.live.observations import (
     BoardFound,
     BoardLost,
     BoardStable,
+    BoardUnsettled,
     PopReadLate,
     PopSettled,
     PopUnread,
@@ -1157,6 +1158,34 @@ def test_a_pop_after_an_unread_one_with_every_peg_seen_still_passes_the_turn() -
                 PopSettled(11.0, 3)]:
         loop.handle(obs)
     assert "No peg moved after Red's pop." in said(speaker)[n:]
+
+
+@pytest.mark.parametrize("seen_after", [0.5, MOVE_AFTER_POP_S + 0.5])
+def test_a_pop_after_an_unread_one_waits_while_the_board_changes_after_a_board_seen_too_soon(
+        seen_after: float) -> None:
+    # Fresh whole rendered game seed 561 at 640x480 (session 33): Red's 6
+    # unread, the board seen unchanged 0.5 s later, then hands over it while
+    # Red brought a peg out and popped a 3 (read). "No peg moved after Red's
+    # pop" gave the 3 to Blue, and the loop lost track when the board showed
+    # Red's two moves. A board seen long enough after the pop to show a move
+    # (the control) still passes the turn as before.
+    loop, speaker, _ = started()  # Red's turn; every red peg in Home
+    n = len(said(speaker))
+    blue_on = board(blue=["track:10", "home", "home", "home"])
+    for obs in [PopUnread(8.0), BoardStable(8.0 + seen_after, blue_on), BoardUnsettled(8.5 + seen_after),
+                PopSettled(12.0, 3),
+                BoardStable(14.0, board(red=["track:4", "home", "home", "home"],
+                                        blue=["track:10", "home", "home", "home"]))]:
+        loop.handle(obs)
+    lines = said(speaker)[n:]
+    assert "illegal" not in kinds(loop)
+    if seen_after < MOVE_AFTER_POP_S:
+        assert "No peg moved after Red's pop." not in lines
+        assert lines[-7:-1] == ["That move means Red popped a 6.", "Red brings a peg out onto Red's Start.",
+                                "Red popped a 6: pop again.", "Red popped 3.",
+                                "Red moves 3 from Red's Start to space 4.", "Blue's turn."]
+    else:
+        assert "No peg moved after Red's pop." in lines and "Blue popped 3." in lines
 
 
 def test_a_held_pop_repeating_the_pop_before_it_is_taken_back_when_only_then_the_board_fits() -> None:
