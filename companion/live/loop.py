@@ -2447,9 +2447,10 @@ class Loop:
         self.held_pops = kept
         if drop_lead and unread is not None:
             self.unread = None
-            self._say_popped_again(unread.player)
-        else:
-            self._say_popped_again(None)
+            if unread.said or unread.asked:
+                # (A pop never mentioned is taken back silently: the table
+                # did not hear of it.)
+                self._say_popped_again(unread.player)
         self._release_pops()
         self._evaluate(whole)
         return True
@@ -2489,13 +2490,10 @@ class Loop:
         self.reevaluate()
         return True
 
-    def _say_popped_again(self, player: str | None) -> None:
-        """Say that an unread pop (of *player*, when the loop had given it
-        to one) is taken back as a cocked die tapped or popped again."""
-        if player:
-            self._say(f"I take back {player.capitalize()}'s pop I could not read: the die was popped again.")
-        else:
-            self._say("A pop I could not read was the die popped again: I take it back.")
+    def _say_popped_again(self, player: str) -> None:
+        """Say that *player*'s unread pop, which the table heard of, is taken
+        back as a cocked die tapped or popped again."""
+        self._say(f"I take back {player.capitalize()}'s pop I could not read: the die was popped again.")
 
     def _undo_inference(self, inferred: _Inferred) -> bool:
         """Undo what was fed since *inferred* was made and hold its pops

@@ -244,9 +244,11 @@ def test_a_held_unread_pop_soon_popped_again_is_taken_out_when_the_board_fits_wi
     # read as no face and tapped; in the catch-up the unread pop was given a
     # value from the board, the real pop after it went to the next player,
     # and a right move was called.
+    # Since session 33 a held pop the table never heard of is taken out
+    # silently.
     loop, lines = _red_out_and_on_after_an_unread_pop(gap=1.2)
     assert "illegal" not in kinds(loop)
-    assert "A pop I could not read was the die popped again: I take it back." in lines
+    assert not any(line.startswith(("I take back", "A pop I could not read")) for line in lines)
     assert lines[-4:] == ["Blue's turn.", "Blue popped 5.", "Blue moves 5 from space 10 to Yellow's Start.", "Red's turn."]
 
 
