@@ -231,7 +231,7 @@ def _contradiction(loop: Loop, cmd: Spoken, line: dict[str, Any]) -> str | None:
             return f"I still see a {colour} peg on {boards.spoken_place(frm)}."
     if cmd.intent == "pop" and "command" in line:
         last = loop.last_pop_seen
-        if last is not None and last != line["value"]:
+        if last is not None and last != line["value"] and not loop.last_pop_doubted:
             return f"I saw a {last} on the die."
     return None
 
@@ -332,6 +332,7 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         said = f"Corrected: the pop on the die is {line['value']}."
         loop.say(said)
         loop.last_pop_seen = int(line["value"])
+        loop.last_pop_doubted = False
         _record(loop, cmd, said)
         return
     if "pop" in line and loop.unread is not None and loop.answer_was_popped_again(int(line["pop"])):
