@@ -3183,14 +3183,14 @@ class Loop:
             self.timers.held_pop_since = None
             self.timers.held_pop_said = False
 
-    def _unread_tapped(self, pop: PopSettled) -> bool:
+    def _unread_tapped(self, pop: PopSettled) -> None:
         """The camera read *pop*, the first held since the unread pop, within
         ``TAPPED_S`` of it, with no move seen between: the unread pop was the die landing
         cocked where the reader saw no face (or a hand's stir), and the pop
         read is the tap's, its player's pop. The unread pop is dropped (said
         only if it had been said or asked about) and the game with it is kept
         as a doubt (:class:`_Doubt`), so a later board only it explains is
-        followed, not called. Returns whether it was dropped.
+        followed, not called.
 
         Settled as a pop no peg used instead, it gave the read pop to the
         next player, said aloud with that player's name, and the turns ran
@@ -3205,13 +3205,12 @@ class Loop:
         state = self.referee.state
         if (unread is None or pop.t - unread.t >= TAPPED_S or unread.moved or unread.denied
                 or state is None or self.referee.phase != "pop"):
-            return False
+            return
         self._open_doubt(state, [None, pop.value])
         self.unread = None
         self.unseen_pop_board = None
         if unread.said or unread.asked:
             self._say_popped_again(unread.player)
-        return True
 
     def _doubt_resettled(self, obs: DieResettled) -> None:
         """The die settled again on its face under a hand while the game
