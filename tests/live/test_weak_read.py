@@ -254,3 +254,33 @@ def test_a_correction_of_a_pop_said_with_a_doubt_is_taken_at_once(confidence: fl
     lines = said(speaker)
     assert ("I saw a 4 on the die. Say it again if you are sure." in lines) is not taken
     assert loop.referee.phase == "move" and loop.referee.pending_pop == (5 if taken else 4)
+
+
+RED_ON_2 = board(red=["track:2", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+
+
+def _miscount_put_right_with_the_next_move(red: str, blue: str) -> tuple[Loop, list[str]]:
+    """Red's extra pop read 2 weakly and the peg moved 1 (taken for a 1 and
+    asked); then Blue pops a 3 and one board shows Red's peg on *red* and
+    Blue's on *blue*: the miscount put right while Blue played."""
+    return _after(PopSettled(8.0, 6), BoardStable(9.0, RED_OUT), PopSettled(10.0, 2, WEAK_READ - 0.002),
+                  BoardStable(12.0, RED_ON_2), PopSettled(15.0, 3),
+                  BoardStable(19.0, board(red=[red, "home", "home", "home"], blue=[blue, "home", "home", "home"])))
+
+
+def test_a_move_worked_out_and_then_put_right_while_the_next_player_moves_is_retold() -> None:
+    # A rendered game with wrong counts (seed 20 at 640x480): Blue's 2 read at
+    # 0.995 and the peg moved 1, "That move means Blue popped a 1"; Blue then
+    # moved it on to the 2 while Yellow popped a 2 and moved, and the board of
+    # both moves was called "does not match one move".
+    loop, lines = _miscount_put_right_with_the_next_move("track:3", "track:13")
+    assert "illegal" not in kinds(loop)
+    assert lines[-4:] == ["That move means Red popped a 2.", "Red moves 2 from Red's Start to space 3.",
+                          "Blue moves 3 from space 10 to space 13.", "Red's turn."]
+    assert "track:3" in loop.referee.position["red"] and loop.referee.player == "red"
+
+
+def test_the_next_players_miscount_beside_a_move_left_as_worked_out_is_still_called() -> None:
+    loop, lines = _miscount_put_right_with_the_next_move("track:2", "track:14")
+    assert kinds(loop)[-1] == "illegal"
+    assert lines[-1] == "That peg moved 4 spaces, but the pop was 3."
