@@ -2214,6 +2214,12 @@ class Loop:
             # is taken.
             len(values) == 1
             and self._unread_could_be_a_lost_six(whole)
+            # (When the pops held could not follow the move of that one
+            # value, the lost 6 is the only history: played below. Fresh
+            # games 308, 381 and 391 ended on Blue's blocked 6 unread and
+            # its extra pop making the winning move, which left no next
+            # move to tell, and the winner was never announced.)
+            and not self._held_pops_unfit(values[0], whole)
             and (len(self.held_pops) <= 2 or self._catch_up(whole, unread))
         ):
             return True

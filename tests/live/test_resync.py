@@ -628,6 +628,29 @@ def test_an_unread_pop_that_may_have_been_a_lost_six_waits_for_the_next_move() -
     assert loop.referee.player == "blue"
 
 
+def test_an_unread_lost_six_before_the_winning_move_is_worked_out_at_once() -> None:
+    # Fresh whole games 308, 381 and 391 at 640x480: Blue's blocked 6 unread,
+    # its extra pop of 2 read, and Blue's winning move seen. Blue's 2 made
+    # the move too, but then the 2 read after it could not come (the game was
+    # over), so the lost 6 is the only history; the loop waited for a next
+    # move that never came, and the winner was never announced.
+    from companion.referee import Referee
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    pegs = {"red": ["track:20"], "blue": ["track:6", "finish:2", "finish:3", "finish:4"]}
+    loop.start([["red"], ["blue"]], None, "blue", pegs)
+    start = {"red": ["home", "home", "home", "track:20"], "blue": pegs["blue"]}
+    loop.handle(BoardStable(1.0, start))
+    loop.handle(PopUnread(2.0))  # Blue: a 6, blocked (6 -> 7 -> Finish 1-4 is five), so Blue pops again
+    loop.handle(PopSettled(4.0, 2))  # Blue
+    loop.handle(BoardStable(6.0, {**start, "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]}))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Blue popped a 6." in said(speaker)
+    assert "Blue moves 2 from space 6 to Finish 1." in said(speaker)
+    assert kinds(loop)[-1] == "game-over" and loop.stage == "over"
+
+
 def test_pops_held_after_a_move_tell_whether_the_unread_pop_was_a_lost_six() -> None:
     # Seen in whole rendered game seed 10 at 1280x720: Red's 6 (no red peg
     # could use it) was unread, its extra pop of 2 read, and Red's move
