@@ -1842,11 +1842,13 @@ class Loop:
         the mover's puts the turns one out (truth benchmark seeds 757 and
         171: a later move called "not your turn")."""
         gap, self.lost_gap = self.lost_gap, False
+        state = self.referee.state
+        if state is not None and self._followed_to_a_win(state, self.lost if self.lost is not None else board, board):
+            return
         if self.lost is not None and boards.same(board, self.lost, set(board) | set(self.lost)):
             return
         before, self.lost = self.lost, board
         pops, self.lost_pops = self.lost_pops, 0
-        state = self.referee.state
         if before is None or state is None or not pops or not self.held_pops:
             return
         if gap:
@@ -1881,19 +1883,55 @@ class Loop:
         if found is None:
             return
         colour, value = found
-        fed = 0
-        ok = True
-        relocations = self._relocations(before)
-        for line in relocations + [{"command": "turn", "color": colour}]:
-            events = self._feed(line, origin="loop", quiet=("peg", "turn"))
-            fed += 1
-            if any(e.get("event") == "error" for e in events):
-                ok = False
-                break
-        if not ok:
-            for _ in range(fed - 1):
-                self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
+        if not self._back_on(before, colour):
             return
+        if isinstance(last, PopSettled):
+            self._feed({"pop": value}, origin="camera")
+        else:
+            self._feed({"pop": value}, origin="loop")
+        self._feed_board(board, {})
+
+    def _followed_to_a_win(self, state: State, before: boards.Board, board: boards.Board) -> bool:
+        """While following the board: *board* is one move of a player from
+        *before* that puts that player's last peg in Finish. The move needs no
+        pop seen to tell whose it was (the winner's, whatever the turn), so the
+        game is set to *before*, the move played and the win announced. (Fresh
+        whole games 288, 289 and 349 at 640x480 lost track near the end and
+        never announced the winner.) Returns whether it was."""
+        done = [c for c, places in board.items()
+                if len(places) == state.options.pegs_per_color and all(p.startswith("finish:") for p in places)
+                and not all(p.startswith("finish:") for p in self.referee.position.get(c, ("home",)))]
+        if len(done) != 1:
+            return False
+        # From the board followed, or from the board with the winner's pegs
+        # where the game last had them (the board followed may be the win
+        # itself, or show the last peg in the hand, read in its Home: fresh
+        # games 349 and 288).
+        last = {**board, done[0]: list(self.referee.position.get(done[0], ()))}
+        for start in (before, last):
+            found = who_moved(state, start, board, range(1, 7))
+            if found is not None and found[0] == done[0]:
+                break
+        else:
+            return False
+        colour, value = found
+        if not self._back_on(start, colour):
+            return False
+        self._feed({"pop": value}, origin="loop", quiet=("pop",))
+        self._feed_board(board, {})
+        return True
+
+    def _back_on(self, before: boards.Board, colour: str) -> bool:
+        """Set the game to *before* with *colour* to pop (getting back in step
+        after following the board); returns whether the referee took it (if
+        not, nothing is changed)."""
+        relocations = self._relocations(before)
+        for fed, line in enumerate(relocations + [{"command": "turn", "color": colour}]):
+            events = self._feed(line, origin="loop", quiet=("peg", "turn"))
+            if any(e.get("event") == "error" for e in events):
+                for _ in range(fed):
+                    self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
+                return False
         self.lost = None
         self.adopted = {(str(r["color"]), str(r["to"])) for r in relocations if r["to"] != "home"}
         self.held_pops.clear()
@@ -1904,11 +1942,7 @@ class Loop:
         if self.lost_said:
             self._say("Back in step.")
         self.before_pop = self.referee.state
-        if isinstance(last, PopSettled):
-            self._feed({"pop": value}, origin="camera")
-        else:
-            self._feed({"pop": value}, origin="loop")
-        self._feed_board(board, {})
+        return True
 
     def _passing_loss(self, whole: boards.Board, expected: boards.Board) -> bool:
         """Track was lost less than ``PASSING_LOST_S`` ago, no pop has been

@@ -1309,3 +1309,46 @@ def test_while_lost_a_change_across_a_stretch_with_no_board_does_not_put_the_loo
                                         blue=["track:23", "home", "home", "home"])))  # Red's 2
     assert "Back in step." in said(speaker) and loop.referee.player == "blue"
     assert kinds(loop).count("illegal") == 1  # the one call before the loop lost track
+
+
+def _lost_then(last: dict[str, list[str]]) -> tuple[Loop, list[str]]:
+    """A red/blue game near its end: Red's peg moved 5 on a 3 (called), then
+    Red's peg on and Blue's moved 1 seen on one board with one pop (the loop
+    loses track); then *last*, with no pop seen since."""
+    from companion.referee import Referee
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    pegs = {"red": ["track:20"], "blue": ["track:6", "finish:2", "finish:3", "finish:4"]}
+    loop.start([["red"], ["blue"]], None, "blue", pegs)
+    start = {"red": ["home", "home", "home", "track:20"], "blue": pegs["blue"]}
+    loop.handle(BoardStable(1.0, start))
+    loop.handle(PopSettled(2.0, 4))  # Blue: no move (Finish 2 is taken)
+    loop.handle(PopSettled(4.0, 3))  # Red
+    loop.handle(BoardStable(6.0, {**start, "red": ["home", "home", "home", "track:25"]}))  # 5 on a 3: called
+    loop.handle(PopSettled(8.0, 1))  # Blue
+    loop.handle(BoardStable(10.0, {"red": ["home", "home", "home", "track:26"],
+                                   "blue": ["track:7", "finish:2", "finish:3", "finish:4"]}))
+    assert loop.lost is not None
+    loop.handle(BoardStable(16.0, last))
+    return loop, said(speaker)
+
+
+def test_while_lost_the_winning_move_is_announced_with_no_pop_seen() -> None:
+    # Fresh whole games 288, 289 and 349 at 640x480: the loop lost track near
+    # the end, the last move's pop went unseen (or the board it followed was
+    # the win itself), and the winner was never announced: a move followed
+    # from the board needed a pop seen since to say whose it was. A move that
+    # puts a player's last peg in Finish says that by itself.
+    loop, lines = _lost_then({"red": ["home", "home", "home", "track:26"],
+                              "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]})
+    assert lines[-4:] == ["Back in step.", "Blue moves 1 from space 7 to Finish 1.",
+                          "Blue has all its pegs in Finish and wins!", "Game over: Blue wins."]
+    assert loop.stage == "over" and kinds(loop).count("illegal") == 1
+
+
+def test_while_lost_a_move_that_wins_nothing_still_waits_for_a_pop_seen() -> None:
+    loop, lines = _lost_then({"red": ["home", "home", "home", "track:26"],
+                              "blue": ["track:8", "finish:2", "finish:3", "finish:4"]})
+    assert lines[-1] == "I have lost track of the moves. I will go by the board from here."
+    assert loop.lost is not None and loop.stage == "game"
