@@ -217,6 +217,12 @@ MOVE_AFTER_POP_S = 2.0
 #: 87 times, 83 of them a cocked die tapped and 4 two real pops; 1.5 s
 #: after it 20 times, 6 and 14.
 TAPPED_S = 1.4
+#: The same for a second pop the camera could not read either: one settle of
+#: the die reported twice (a cocked die, or a hand's stir, then the real
+#: rest). Session 34, 128 fresh whole rendered games (seeds 488-615) at
+#: 640x480: two unread pops 1.33-1.5 s apart 53 times, 47 of them one real
+#: pop; 1.67 s and more apart 54 times, 13 of them one.
+UNREAD_AGAIN_S = 1.55
 #: Seconds a pop takes at the least (popped, read, passed on): several pops
 #: nobody saw are believed only with this long for each since the last board
 #: agreeing with the game (``Loop._pops_unseen``).
@@ -3113,7 +3119,7 @@ class Loop:
         if self.lost is not None:
             self.lost_pops += 1
             return  # held: the move it goes with tells whose turn it was
-        if isinstance(obs, PopSettled) and len(self.held_pops) == 1:
+        if len(self.held_pops) == 1:
             self._unread_tapped(obs)
         self._release_pops()
 
@@ -3246,7 +3252,7 @@ class Loop:
             self.timers.held_pop_since = None
             self.timers.held_pop_said = False
 
-    def _unread_tapped(self, pop: PopSettled) -> None:
+    def _unread_tapped(self, pop: PopSettled | PopUnread) -> None:
         """The camera read *pop*, the first held since the unread pop, within
         ``TAPPED_S`` of it, with no move seen between: the unread pop was the die landing
         cocked where the reader saw no face (or a hand's stir), and the pop
@@ -3263,13 +3269,20 @@ class Loop:
         and Blue's pops went to the player after). Of the unread pops the
         camera read another pop after so soon in 144 fresh games, 83 of 87
         were such a die (``TAPPED_S``); the other 4 were a pop no peg could
-        use and the next player's, which the doubt keeps open."""
+        use and the next player's, which the doubt keeps open.
+
+        A second pop not read either, within ``UNREAD_AGAIN_S``, is the same
+        (fresh game 609, session 34: an unread pop 1.5 s before Red's real
+        one, also unread; "Red, say the number you popped", Red's move
+        announced 2 s late, and then "I take back Red's pop I could not
+        read" when Blue moved): it is left to stand for the unread pop."""
         unread = self.unread
         state = self.referee.state
-        if (unread is None or pop.t - unread.t >= TAPPED_S or unread.moved or unread.denied
+        window = TAPPED_S if isinstance(pop, PopSettled) else UNREAD_AGAIN_S
+        if (unread is None or pop.t - unread.t >= window or unread.moved or unread.denied
                 or state is None or self.referee.phase != "pop"):
             return
-        self._open_doubt(state, [None, pop.value])
+        self._open_doubt(state, [None, pop.value if isinstance(pop, PopSettled) else None])
         self.unread = None
         self.unseen_pop_board = None
         if unread.said or unread.asked:

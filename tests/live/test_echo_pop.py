@@ -221,8 +221,11 @@ def test_an_unread_pop_soon_followed_by_another_unread_one_is_no_pop_when_the_bo
         PopSettled(12.0, 3),
         BoardStable(14.0, board(red=["track:4", "home", "home", "home"], blue=["track:10", "home", "home", "home"])),
     ])
+    # Since session 34 the second unread pop, 1.5 s after the first with
+    # nothing between, stands for it at once (``UNREAD_AGAIN_S``): the first
+    # was never said, so nothing is taken back aloud.
     assert "illegal" not in kinds(loop)
-    assert "I take back Red's pop I could not read: the die was popped again." in lines
+    assert not any(line.startswith("I take back") for line in lines)
     assert "That move means Red popped a 6." in lines
     assert lines[-3:] == ["Red popped 3.", "Red moves 3 from Red's Start to space 4.", "Blue's turn."]
 
