@@ -75,7 +75,16 @@ from companion.live.ports import Recorder, RecordItem, Speaker
 from companion.live.referee_view import LiveReferee, RefereeView
 from companion.referee.board_diff import Reading, Seen, read_board
 from companion.referee.inputs import InputError, parse_board
-from companion.rules import Move, Phase, State, legal_moves, lose_move
+from companion.rules import (
+    Move,
+    Options,
+    Phase,
+    RulesError,
+    State,
+    legal_moves,
+    lose_move,
+    new_game,
+)
 from companion.rules import apply as apply_move
 from companion.rules import pop as rules_pop
 from companion.rules.board import COLORS, HOME
@@ -908,6 +917,8 @@ class Loop:
             starts = {"red": 1, "blue": 8, "yellow": 15, "green": 22}
             expected = {c: [f"track:{starts[c]}"] for c in colours}
         if not boards.same(seen, expected, colours):
+            if self._caught_up_at_opening(players, seen):
+                return
             if self._started_without_me(seen, colours):
                 self._say("The game has started without me. I will follow it from the board.")
                 self._begin(players, started=True)
@@ -943,6 +954,29 @@ class Loop:
         # Green's peg out called "not Green's turn").
         self.board_agreed_at = obs.t
         self._release_pops()
+
+    def _caught_up_at_opening(self, players: list[list[str]], seen: boards.Board) -> bool:
+        """The first player is known (no who-goes-first pops), pops were seen
+        before the board was first read whole, and exactly one way of playing
+        them from the opening position leads to *seen*: the table began while
+        hands kept the camera from reading the board. The game is set up and
+        that way played (each move announced), not described as pegs out of
+        their Homes and then followed from the board unrefereed (fresh whole
+        game 607 at 640x480: Red's 6 and 2 and Blue's 6 seen before the first
+        board, "I see a red peg on space 3, but the game has it in Home", and
+        half a minute later "The game has started without me")."""
+        if not self.first or not self.held_pops or self.check_said is not None:
+            return False
+        names = [p if len(p) > 1 else p[0] for p in players]
+        try:
+            state = new_game(names, Options.from_mapping(self.rules), self.opening_pegs, self.first)
+        except (RulesError, ValueError):
+            return False
+        if only_way(state, values_of(self.held_pops), seen, min_steps=1) is None:
+            return False
+        self._begin(players)
+        self._evaluate(seen)
+        return True
 
     def _started_without_me(self, seen: boards.Board, colours: list[str]) -> bool:
         """The table is playing already: the opening position was never seen

@@ -100,3 +100,35 @@ def test_a_slow_set_up_taken_for_play_gets_in_step_at_the_first_move() -> None:
     assert loop.lost is None and "illegal" not in kinds(loop)
     assert loop.referee.position == {"red": ["home", "home", "home", "track:1"], "blue": HOME4}
     assert loop.referee.player == "red"  # a 6: Red pops again
+
+
+def _first_board_after_pops(first: str | None, red: str) -> tuple[Loop, list[str]]:
+    """Red's 6 and 2 seen before the board could be read whole, then the
+    first board: Red's peg on *red*."""
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.start([["red"], ["blue"]], None, first)
+    loop.handle(PopSettled(2.0, 6))
+    loop.handle(PopSettled(4.0, 2))
+    loop.handle(BoardStable(6.0, board(red=[red, *H3])))
+    return loop, said(speaker)
+
+
+def test_pops_seen_before_the_first_board_are_played_when_the_first_player_is_known() -> None:
+    # Fresh whole game 607 at 640x480 (session 34): hands kept the board
+    # unread while Red brought a peg out and moved it; "I see a red peg on
+    # space 3, but the game has it in Home", and half a minute later the
+    # game was followed from the board, unrefereed.
+    loop, lines = _first_board_after_pops("red", "track:3")
+    assert lines[-8:] == ["The board is ready. Playing: Red, Blue.", "Red's turn.", "Red popped a 6.",
+                          "Red brings a peg out onto Red's Start.", "Red popped a 6: pop again.",
+                          "Red popped 2.", "Red moves 2 from Red's Start to space 3.", "Blue's turn."]
+    assert loop.stage == "game" and loop.referee.player == "blue" and "illegal" not in kinds(loop)
+
+
+def test_pops_seen_before_a_first_board_they_do_not_make_are_not_played() -> None:
+    loop, lines = _first_board_after_pops("red", "track:4")  # a 6 and a 2 make no 4
+    assert loop.stage == "opening" and lines[-1].endswith("Every peg starts in its Home.")
+    # Nor without the first player known: the who-goes-first pops came first.
+    loop, lines = _first_board_after_pops(None, "track:3")
+    assert loop.stage == "opening" and lines[-1].endswith("Every peg starts in its Home.")
