@@ -229,8 +229,8 @@ TAPPED_S = 1.4
 #: The same for a second pop the camera could not read either: one settle of
 #: the die reported twice (a cocked die, or a hand's stir, then the real
 #: rest). Session 34, 128 fresh whole rendered games (seeds 488-615) at
-#: 640x480: two unread pops 1.33-1.5 s apart 53 times, 47 of them one real
-#: pop; 1.67 s and more apart 54 times, 13 of them one.
+#: 640x480: two unread pops 1.33-1.5 s apart 59 times, 51 of them one real
+#: pop; 1.67-1.84 s apart 57 times, 13 of them one.
 UNREAD_AGAIN_S = 1.55
 #: Seconds a pop takes at the least (popped, read, passed on): several pops
 #: nobody saw are believed only with this long for each since the last board
