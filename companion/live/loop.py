@@ -3069,11 +3069,23 @@ class Loop:
         return True
 
     def _after_pop(self) -> None:
-        """A pop has been fed: a move already on the board for it is judged now."""
-        if self.unseen_pop_board is not None and self.last_board is not None:
+        """A pop has been fed: a move already on the board for it is judged now.
+
+        The board the number was asked for first, when a later one has come
+        since and that move alone is legal on the pop: the table may have
+        played on (fresh whole game 617 at 640x480: Blue's extra pop and
+        Yellow's pop both unseen, the die hidden for 7.7 s; Green's 5, read
+        next, taken for Blue's, and the board with Blue's and Yellow's moves
+        called "does not match one move")."""
+        asked, last = self.unseen_pop_board, self.last_board
+        if asked is not None and last is not None:
             self.unseen_pop_board = None
             if self.referee.phase == "move":
-                self._evaluate(self.last_board)
+                if not boards.same(asked, last, list(last)) and self._legal_on(self.referee.state, asked):
+                    self._evaluate(asked)
+                    if self.referee.phase == "move" or boards.same(asked, last, list(last)):
+                        return
+                self._evaluate(last)
 
     def _explained(self, seen: boards.Board, expected: boards.Board, miss: dict[str, int]) -> bool:
         """Whether every missing peg is one the referee already sent Home, or one

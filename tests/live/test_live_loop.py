@@ -508,3 +508,33 @@ def test_the_table_playing_on_after_a_reconnect_check_is_followed_not_described_
                                         blue=["track:13", "home", "home", "home"])))
     assert loop.stage == "game"
     assert "I have lost track of the moves. I will go by the board from here." in said(speaker)
+
+
+def _asked_move_then_the_table_played_on(red: list[str]) -> tuple[Loop, ListSpeaker]:
+    """Blue's move seen with no pop (its number asked for); the board after
+    it, Red's pegs on *red* (held: white-box, as an open guess held it in
+    fresh game 617); then a pop read that fits Blue's move."""
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red: lost; Blue's turn
+    loop.handle(BoardStable(12.0, board(blue=["track:13", "home", "home", "home"])))
+    assert loop.unseen_pop_board is not None
+    loop.last_board = board(red=red, blue=["track:13", "home", "home", "home"])
+    loop.handle(PopSettled(18.0, 3))
+    return loop, speaker
+
+
+def test_the_move_a_number_was_asked_for_is_judged_before_a_board_after_it() -> None:
+    # Fresh whole game 617 at 640x480: Blue's extra pop and Yellow's pop both
+    # unseen (the die hidden 7.7 s); Blue's move asked about, then a board
+    # with Yellow's move too; the next pop read, taken for Blue's, was judged
+    # against that later board: "The board does not match one move".
+    loop, speaker = _asked_move_then_the_table_played_on(["track:1", "home", "home", "home"])
+    assert "illegal" not in kinds(loop)
+    assert said(speaker)[-4:] == ["Blue popped 3.", "Blue moves 3 from space 10 to space 13.", "Red's turn.",
+                                  "I did not see Red's pop. Red, say the number you popped, or pop now."]
+
+
+def test_the_asked_move_seen_again_is_judged_once() -> None:
+    loop, speaker = _asked_move_then_the_table_played_on(HOME4)  # the same board: Blue's 3 fits, nothing more
+    assert "illegal" not in kinds(loop)
+    assert said(speaker)[-3:] == ["Blue popped 3.", "Blue moves 3 from space 10 to space 13.", "Red's turn."]
