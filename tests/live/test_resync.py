@@ -628,12 +628,10 @@ def test_an_unread_pop_that_may_have_been_a_lost_six_waits_for_the_next_move() -
     assert loop.referee.player == "blue"
 
 
-def test_an_unread_lost_six_before_the_winning_move_is_worked_out_at_once() -> None:
-    # Fresh whole games 308, 381 and 391 at 640x480: Blue's blocked 6 unread,
-    # its extra pop of 2 read, and Blue's winning move seen. Blue's 2 made
-    # the move too, but then the 2 read after it could not come (the game was
-    # over), so the lost 6 is the only history; the loop waited for a next
-    # move that never came, and the winner was never announced.
+def _blue_one_peg_from_the_win() -> tuple[Loop, ListSpeaker, dict[str, list[str]]]:
+    """A red/blue game near its end, Blue to pop: Blue's last peg on space 6
+    (a 2 takes it into Finish 1; Finish 2-4 are taken), Red's one peg on 20.
+    Returns the loop, its speaker and the board as it stands."""
     from companion.referee import Referee
 
     speaker = ListSpeaker()
@@ -642,6 +640,16 @@ def test_an_unread_lost_six_before_the_winning_move_is_worked_out_at_once() -> N
     loop.start([["red"], ["blue"]], None, "blue", pegs)
     start = {"red": ["home", "home", "home", "track:20"], "blue": pegs["blue"]}
     loop.handle(BoardStable(1.0, start))
+    return loop, speaker, start
+
+
+def test_an_unread_lost_six_before_the_winning_move_is_worked_out_at_once() -> None:
+    # Fresh whole games 308, 381 and 391 at 640x480: Blue's blocked 6 unread,
+    # its extra pop of 2 read, and Blue's winning move seen. Blue's 2 made
+    # the move too, but then the 2 read after it could not come (the game was
+    # over), so the lost 6 is the only history; the loop waited for a next
+    # move that never came, and the winner was never announced.
+    loop, speaker, start = _blue_one_peg_from_the_win()
     loop.handle(PopUnread(2.0))  # Blue: a 6, blocked (6 -> 7 -> Finish 1-4 is five), so Blue pops again
     loop.handle(PopSettled(4.0, 2))  # Blue
     loop.handle(BoardStable(6.0, {**start, "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]}))
@@ -1315,14 +1323,7 @@ def _lost_then(last: dict[str, list[str]]) -> tuple[Loop, list[str]]:
     """A red/blue game near its end: Red's peg moved 5 on a 3 (called), then
     Red's peg on and Blue's moved 1 seen on one board with one pop (the loop
     loses track); then *last*, with no pop seen since."""
-    from companion.referee import Referee
-
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, settings=AT_ONCE)
-    pegs = {"red": ["track:20"], "blue": ["track:6", "finish:2", "finish:3", "finish:4"]}
-    loop.start([["red"], ["blue"]], None, "blue", pegs)
-    start = {"red": ["home", "home", "home", "track:20"], "blue": pegs["blue"]}
-    loop.handle(BoardStable(1.0, start))
+    loop, speaker, start = _blue_one_peg_from_the_win()
     loop.handle(PopSettled(2.0, 4))  # Blue: no move (Finish 2 is taken)
     loop.handle(PopSettled(4.0, 3))  # Red
     loop.handle(BoardStable(6.0, {**start, "red": ["home", "home", "home", "track:25"]}))  # 5 on a 3: called
