@@ -3083,8 +3083,8 @@ class Loop:
             if self.referee.phase == "move":
                 if not boards.same(asked, last, list(last)) and self._legal_on(self.referee.state, asked):
                     self._evaluate(asked)
-                    if self.referee.phase == "move" or boards.same(asked, last, list(last)):
-                        return
+                    if self.referee.phase == "move":
+                        return  # the asked move not taken after all: the later board waits
                 self._evaluate(last)
 
     def _explained(self, seen: boards.Board, expected: boards.Board, miss: dict[str, int]) -> bool:
