@@ -295,6 +295,15 @@ class Announcement:
     about: float | None = None
 
 
+def _side_names(players: list[list[str]]) -> list[str | list[str]]:
+    """The referee's ``setup.players``: a side of one colour by its name, of two by both."""
+    return [p if len(p) > 1 else p[0] for p in players]
+
+
+def _all_in_finish(places: Sequence[str]) -> bool:
+    return all(p.startswith("finish:") for p in places)
+
+
 def _read_weakly(pop: PopSettled, others: Sequence[int]) -> bool:
     """Whether the die reading of *pop* is doubtful enough, given the other
     values *others* that explain the board, for a misread to be likelier
@@ -967,9 +976,8 @@ class Loop:
         half a minute later "The game has started without me")."""
         if not self.first or not self.held_pops or self.check_said is not None:
             return False
-        names = [p if len(p) > 1 else p[0] for p in players]
         try:
-            state = new_game(names, Options.from_mapping(self.rules), self.opening_pegs, self.first)
+            state = new_game(_side_names(players), Options.from_mapping(self.rules), self.opening_pegs, self.first)
         except (RulesError, ValueError):
             return False
         if only_way(state, values_of(self.held_pops), seen, min_steps=1) is None:
@@ -995,7 +1003,7 @@ class Loop:
         said (the turn is learnt from the first move the loop can follow)."""
         self.players = players
         self.check_said = None
-        setup: dict[str, Any] = {"players": [p if len(p) > 1 else p[0] for p in players]}
+        setup: dict[str, Any] = {"players": _side_names(players)}
         if self.rules:
             setup["rules"] = self.rules
         if self.first or started:
@@ -1939,8 +1947,8 @@ class Loop:
         whole games 288, 289 and 349 at 640x480 lost track near the end and
         never announced the winner.) Returns whether it was."""
         done = [c for c, places in board.items()
-                if len(places) == state.options.pegs_per_color and all(p.startswith("finish:") for p in places)
-                and not all(p.startswith("finish:") for p in self.referee.position.get(c, ("home",)))]
+                if len(places) == state.options.pegs_per_color and _all_in_finish(places)
+                and not _all_in_finish(self.referee.position.get(c, ("home",)))]
         if len(done) != 1:
             return False
         # From the board followed, or from the board with the winner's pegs
