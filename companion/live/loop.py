@@ -1343,6 +1343,8 @@ class Loop:
                 self.held_pops = echo
                 self._say(f"I read the {value} twice: that was no pop.")
                 break
+        if way is None and unread is not None and self._unread_ruled_out(whole, unread):
+            return True
         if way is None:
             return False
         self._play_way(way, state, pops, unread, whole)
@@ -2533,6 +2535,33 @@ class Loop:
         self._judge_again(whole, inferred.said)
         return True
 
+    def _unread_ruled_out(self, whole: boards.Board, unread: _Unread) -> bool:
+        """For the catch-up: no history with *unread* as a pop (any value,
+        even with one more pop nobody saw) leads to *whole*, and the pops
+        read since, two or more and none unread, lead there in exactly one
+        way without it: it was no pop (a hand's stir over the dome, or a
+        cocked die tapped a little later than ``POPPED_AGAIN_S``). It is
+        taken back (said, if the table heard of it) and the board judged
+        afresh. (Fresh whole game 634 at 640x480, session 35: an unread pop
+        1.7 s before Blue's 1, the players asked for its number; the five
+        pops read after it, moved on one board 23 s later, were "I have
+        lost track of the moves".) Returns whether it was."""
+        state = self.referee.state
+        held = self.held_pops
+        if state is None or len(held) < 2 or any(isinstance(p, PopUnread) for p in held):
+            return False
+        pops = values_of(held)
+        if (some_history(state, [None, *pops], whole)
+                or only_way(state, pops, whole, min_steps=1) is None):
+            return False
+        self.unread = None
+        self.unseen_pop_board = None
+        if unread.said or unread.asked:
+            self._say_popped_again(unread.player)
+        self._release_pops()
+        self._evaluate(whole)
+        return True
+
     def _popped_again_taken_out(self, whole: boards.Board, unread: _Unread | None) -> bool:
         """For the catch-up: unread pops (*unread*, or held ones) each
         followed within ``POPPED_AGAIN_S`` by the next pop seen are likelier
@@ -2556,7 +2585,11 @@ class Loop:
         kept = [p for p in held if not any(p is q for q in dropped)]
         lead: list[int | None] = [None] if unread is not None and not drop_lead else []
         pops = lead + values_of(kept)
-        if not pops or only_way(state, pops, whole, min_steps=1) is None:
+        # As the catch-up itself, a way may leave a peg the game has out
+        # seen in its Home (misread or lifted; fresh game 634: Blue's peg on
+        # its Start read in its Home, beside an unread pop 1.5 s before Red's 6).
+        if not pops or all(only_way(state, pops, whole, gone_home=home, min_steps=1) is None
+                           for home in (False, True)):
             return False
         self.held_pops = kept
         if drop_lead and unread is not None:

@@ -260,3 +260,76 @@ def test_a_held_unread_pop_with_the_next_pop_seconds_later_is_kept() -> None:
 
     loop, lines = _red_out_and_on_after_an_unread_pop(gap=POPPED_AGAIN_S + 0.4)
     assert not any(line.startswith(("I take back", "A pop I could not read")) for line in lines)
+
+
+def _unread_pop_beside_a_peg_read_in_its_home(gap: float) -> tuple[Loop, list[str]]:
+    """Blue's turn, Red's peg on space 4: Blue pops 3 and moves 10 -> 13
+    unseen; a pop the camera could not read, Red's 6 read *gap* seconds
+    later and Red's 2; then one board: Red's new peg out and on space 3, and
+    Blue's peg on 13 read in its Home."""
+    return played([
+        PopSettled(8.0, 6), BoardStable(9.0, board(red=["track:1", "home", "home", "home"])),
+        PopSettled(10.0, 3), BoardStable(11.0, board(red=["track:4", "home", "home", "home"])),
+        PopSettled(12.0, 3), PopUnread(16.0), PopSettled(16.0 + gap, 6), PopSettled(19.5, 2),
+        BoardStable(22.0, board(red=["track:3", "track:4", "home", "home"], blue=["home"] * 4)),
+    ])
+
+
+def test_a_held_unread_pop_soon_popped_again_is_taken_out_beside_a_peg_misread_in_its_home() -> None:
+    # Fresh whole game 634 at 640x480 (session 35): Yellow's move (a bump)
+    # unseen, an unread pop 1.5 s before Red's 6, Red's peg out and moved,
+    # and Blue's peg on its Start read in its Home on the one board that
+    # showed it all. The catch-up allows such a peg (``gone_home``), the
+    # taking out of the unread pop did not: "I have lost track of the
+    # moves", and 45 s of play followed from the board, unannounced.
+    loop, lines = _unread_pop_beside_a_peg_read_in_its_home(gap=1.5)
+    assert "illegal" not in kinds(loop) and loop.lost is None
+    assert lines[-8:] == ["Blue moves 3 from space 10 to space 13.", "Red's turn.", "Red popped a 6.",
+                          "Red brings a peg out onto Red's Start.", "Red popped a 6: pop again.", "Red popped 2.",
+                          "Red moves 2 from Red's Start to space 3.", "Blue's turn."]
+    assert loop.referee.position["blue"] == ["home", "home", "home", "track:13"]
+
+
+def test_a_held_unread_pop_seconds_before_the_next_is_kept_beside_a_peg_misread_in_its_home() -> None:
+    from companion.live.loop import POPPED_AGAIN_S
+
+    loop, lines = _unread_pop_beside_a_peg_read_in_its_home(gap=POPPED_AGAIN_S + 0.4)
+    assert "Red moves 2 from Red's Start to space 3." not in lines
+    assert loop.referee.position["red"] == ["home", "home", "home", "track:4"]
+
+
+def _unread_then_pops_read(red_at: str, blue_at: str = "track:12") -> tuple[Loop, list[str]]:
+    """Red's extra pop after a 6 brought a peg out: a pop the camera could
+    not read, then, 1.8 s later (past ``POPPED_AGAIN_S``), a 3, Blue's 2 and
+    a 5, all read, and only then a board: Red's peg on *red_at*, Blue's on
+    *blue_at*."""
+    return played([
+        PopSettled(8.0, 6), BoardStable(9.0, board(red=["track:1", "home", "home", "home"])),
+        PopUnread(10.0), PopSettled(11.8, 3), PopSettled(14.0, 2), PopSettled(16.5, 5),
+        BoardStable(20.0, board(red=[red_at, "home", "home", "home"], blue=[blue_at, "home", "home", "home"])),
+    ])
+
+
+def test_an_unread_pop_no_history_has_is_taken_back_when_the_pops_read_make_the_board() -> None:
+    # Fresh whole game 634 at 640x480 (session 35): an unread pop 1.7 s
+    # before Blue's 1; the five pops read after it, moved on one board, were
+    # "I have lost track of the moves", and 20 s of play was followed
+    # unannounced. With the unread pop as any value no history leads to the
+    # board; without it, one: Red's 3, Blue's 2, Red's 5.
+    loop, lines = _unread_then_pops_read("track:9")
+    assert "illegal" not in kinds(loop) and loop.lost is None
+    assert "I take back Red's pop I could not read: the die was popped again." in lines
+    assert lines[-9:] == ["Red popped 3.", "Red moves 3 from Red's Start to space 4.", "Blue's turn.",
+                          "Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn.",
+                          "Red popped 5.", "Red moves 5 from space 4 to space 9.", "Blue's turn."]
+
+
+def test_an_unread_pop_a_history_needs_is_kept() -> None:
+    # The control: the unread pop was Red's 6 (1 -> 7), the 3 its extra pop
+    # bumping Blue's peg on 10, Blue's 2 lost, Red's 5 (10 -> 15). The
+    # catch-up works the 6 out and asks; nothing is taken back.
+    loop, lines = _unread_then_pops_read("track:15", blue_at="home")
+    assert "illegal" not in kinds(loop) and loop.lost is None
+    assert not any(line.startswith("I take back") for line in lines)
+    assert "That move means Red popped a 6." in lines
+    assert loop.referee.position == {"red": ["home", "home", "home", "track:15"], "blue": ["home"] * 4}
