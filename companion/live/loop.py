@@ -2554,13 +2554,19 @@ class Loop:
         if (some_history(state, [None, *pops], whole)
                 or only_way(state, pops, whole, min_steps=1) is None):
             return False
-        self.unread = None
         self.unseen_pop_board = None
-        if unread.said or unread.asked:
-            self._say_popped_again(unread.player)
+        self._forget_unread(unread)
         self._release_pops()
         self._evaluate(whole)
         return True
+
+    def _forget_unread(self, unread: _Unread) -> None:
+        """*unread* was no pop: it is forgotten, and said to be taken back
+        only if the table had heard of it (a pop never mentioned is taken
+        back silently)."""
+        self.unread = None
+        if unread.said or unread.asked:
+            self._say_popped_again(unread.player)
 
     def _popped_again_taken_out(self, whole: boards.Board, unread: _Unread | None) -> bool:
         """For the catch-up: unread pops (*unread*, or held ones) each
@@ -2593,11 +2599,7 @@ class Loop:
             return False
         self.held_pops = kept
         if drop_lead and unread is not None:
-            self.unread = None
-            if unread.said or unread.asked:
-                # (A pop never mentioned is taken back silently: the table
-                # did not hear of it.)
-                self._say_popped_again(unread.player)
+            self._forget_unread(unread)
         self._release_pops()
         self._evaluate(whole)
         return True
@@ -3370,10 +3372,8 @@ class Loop:
                 or state is None or self.referee.phase != "pop"):
             return
         self._open_doubt(state, [None, pop.value if isinstance(pop, PopSettled) else None])
-        self.unread = None
         self.unseen_pop_board = None
-        if unread.said or unread.asked:
-            self._say_popped_again(unread.player)
+        self._forget_unread(unread)
 
     def _doubt_resettled(self, obs: DieResettled) -> None:
         """The die settled again on its face under a hand while the game
