@@ -2555,18 +2555,18 @@ class Loop:
                 or only_way(state, pops, whole, min_steps=1) is None):
             return False
         self.unseen_pop_board = None
-        self._forget_unread(unread)
+        self._forget_unread(unread, "the moves since show there was none")
         self._release_pops()
         self._evaluate(whole)
         return True
 
-    def _forget_unread(self, unread: _Unread) -> None:
+    def _forget_unread(self, unread: _Unread, why: str = "the die was popped again") -> None:
         """*unread* was no pop: it is forgotten, and said to be taken back
-        only if the table had heard of it (a pop never mentioned is taken
-        back silently)."""
+        (*why*) only if the table had heard of it (a pop never mentioned is
+        taken back silently)."""
         self.unread = None
         if unread.said or unread.asked:
-            self._say_popped_again(unread.player)
+            self._say_popped_again(unread.player, why)
 
     def _popped_again_taken_out(self, whole: boards.Board, unread: _Unread | None) -> bool:
         """For the catch-up: unread pops (*unread*, or held ones) each
@@ -2639,10 +2639,10 @@ class Loop:
         self.reevaluate()
         return True
 
-    def _say_popped_again(self, player: str) -> None:
+    def _say_popped_again(self, player: str, why: str = "the die was popped again") -> None:
         """Say that *player*'s unread pop, which the table heard of, is taken
-        back as a cocked die tapped or popped again."""
-        self._say(f"I take back {player.capitalize()}'s pop I could not read: the die was popped again.")
+        back (*why*: as a cocked die tapped or popped again, by default)."""
+        self._say(f"I take back {player.capitalize()}'s pop I could not read: {why}.")
 
     def _undo_inference(self, inferred: _Inferred) -> bool:
         """Undo what was fed since *inferred* was made and hold its pops

@@ -318,7 +318,7 @@ def test_an_unread_pop_no_history_has_is_taken_back_when_the_pops_read_make_the_
     # board; without it, one: Red's 3, Blue's 2, Red's 5.
     loop, lines = _unread_then_pops_read("track:9")
     assert "illegal" not in kinds(loop) and loop.lost is None
-    assert "I take back Red's pop I could not read: the die was popped again." in lines
+    assert "I take back Red's pop I could not read: the moves since show there was none." in lines
     assert lines[-9:] == ["Red popped 3.", "Red moves 3 from Red's Start to space 4.", "Blue's turn.",
                           "Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn.",
                           "Red popped 5.", "Red moves 5 from space 4 to space 9.", "Blue's turn."]
