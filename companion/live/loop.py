@@ -232,6 +232,9 @@ TAPPED_S = 1.4
 #: 640x480: two unread pops 1.33-1.5 s apart 59 times, 51 of them one real
 #: pop; 1.67-1.84 s apart 57 times, 13 of them one.
 UNREAD_AGAIN_S = 1.55
+#: Why an unread pop is taken back, said by default: most such pops are a
+#: cocked die read as no face, then tapped (``Loop._say_popped_again``).
+POPPED_AGAIN = "the die was popped again"
 #: Seconds a pop takes at the least (popped, read, passed on): several pops
 #: nobody saw are believed only with this long for each since the last board
 #: agreeing with the game (``Loop._pops_unseen``).
@@ -301,6 +304,7 @@ def _side_names(players: list[list[str]]) -> list[str | list[str]]:
 
 
 def _all_in_finish(places: Sequence[str]) -> bool:
+    """Whether every one of *places* is a Finish hole (a side that has won)."""
     return all(p.startswith("finish:") for p in places)
 
 
@@ -2560,7 +2564,7 @@ class Loop:
         self._evaluate(whole)
         return True
 
-    def _forget_unread(self, unread: _Unread, why: str = "the die was popped again") -> None:
+    def _forget_unread(self, unread: _Unread, why: str = POPPED_AGAIN) -> None:
         """*unread* was no pop: it is forgotten, and said to be taken back
         (*why*) only if the table had heard of it (a pop never mentioned is
         taken back silently)."""
@@ -2639,7 +2643,7 @@ class Loop:
         self.reevaluate()
         return True
 
-    def _say_popped_again(self, player: str, why: str = "the die was popped again") -> None:
+    def _say_popped_again(self, player: str, why: str = POPPED_AGAIN) -> None:
         """Say that *player*'s unread pop, which the table heard of, is taken
         back (*why*: as a cocked die tapped or popped again, by default)."""
         self._say(f"I take back {player.capitalize()}'s pop I could not read: {why}.")
