@@ -3319,8 +3319,15 @@ class Loop:
                     self.inferred = None  # play has gone on: the inference stands
             caught = self.caught_up
             if caught is not None:
-                if caught.released < caught.pops_allowed and self.t - caught.t < CAUGHT_UP_POP_S:
-                    caught.released += 1
+                if pop.t < caught.t or (caught.released < caught.pops_allowed and self.t - caught.t < CAUGHT_UP_POP_S):
+                    # (A pop the catch-up left over, popped before its board
+                    # was seen, is no sign that play went on after that board:
+                    # not counted. A seeded game's Red, a blind stretch with an
+                    # unread pop, Blue's lost 1 and Red's 5 held: the board,
+                    # a wrong count, was caught up as an unread 5, and when it
+                    # was put right a moment later the catch-up stood, and
+                    # the right board was called "moved 1, but the pop was 5".)
+                    caught.released += pop.t >= caught.t
                     if not any(pop is q for q in caught.held):
                         # (A pop the catch-up left over is held again from
                         # caught.held when it is taken back: kept here too,

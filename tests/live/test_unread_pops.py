@@ -797,3 +797,33 @@ def test_a_peg_far_on_on_an_unread_pop_that_stays_is_called() -> None:
     assert "illegal" not in kinds(loop)
     loop.handle(Tick(6.6))
     assert kinds(loop)[-1] == "illegal"
+
+
+def test_a_catch_up_of_pops_held_before_its_board_stays_open_to_a_board_put_right() -> None:
+    # Red's 6 read, then (no board seen while Red played on) Red's extra pop
+    # unread, Blue's 1 (lost: Blue's pegs are all Home) and Red's 5. The first
+    # board shows Red's peg on 6: a wrong count, caught up as an unread 5
+    # with Red's 5 still to move. A moment later it is put right to 7. The
+    # pops the catch-up left over were popped before its board, so play has
+    # not gone on since: it is taken back (the unread pop was a 1) and the
+    # board is no wrong count (seeded truth game 1626: the catch-up stood
+    # and the board put right was called "moved 1 space, but the pop was 5").
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder, AT_ONCE)
+    loop.start([["red"], ["blue"]], {}, "red")
+    loop.handle(BoardStable(1.0, {"red": HOME4, "blue": HOME4}))
+    n = len(loop.events)
+    loop.handle(PopSettled(2.0, 6))
+    loop.handle(PopUnread(4.0))
+    loop.handle(PopSettled(8.0, 1))
+    loop.handle(PopSettled(10.0, 5))
+    h3 = ["home"] * 3
+    loop.handle(BoardStable(11.0, {"red": ["track:6", *h3], "blue": HOME4}))
+    assert "That move means Red popped a 5." in said(speaker)
+    loop.handle(BoardStable(12.0, {"red": ["track:7", *h3], "blue": HOME4}))
+    loop.handle(Tick(15.0))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Red popped a 1." in said(speaker)
+    moves = [(e["color"], e.get("value")) for _, e in loop.events[n:] if e["event"] == "move"]
+    assert moves[-3:] == [("red", 6), ("red", 1), ("red", 5)]
+    assert loop.referee.phase == "pop" and loop.referee.player == "blue"
