@@ -2139,6 +2139,13 @@ class Loop:
             return False
         if rules_pop(before, pending.value) != state or not boards.same_but(whole, self.referee.position, mover):
             return False
+        if some_history(state, values_of(self.held_pops), whole, unseen_last=False):
+            # The pops as read make the board too (the held ones lost but
+            # the mover's next): no echo to take back. A seeded truth game:
+            # Blue's 2 after Red's 2, Yellow's and Red's lost pops, Blue's 3,
+            # one board of both Blue moves; the 2 was taken for an echo and
+            # Yellow's 5 for Blue's, and Yellow's move later called.
+            return False
         found = self._phantom_behind(previous, pending, before, whole)
         if found is None:
             return False

@@ -333,3 +333,22 @@ def test_an_unread_pop_a_history_needs_is_kept() -> None:
     assert not any(line.startswith("I take back") for line in lines)
     assert "That move means Red popped a 6." in lines
     assert loop.referee.position == {"red": ["home", "home", "home", "track:15"], "blue": ["home"] * 4}
+
+
+def test_a_pop_repeating_the_one_before_is_kept_when_the_pops_as_read_make_the_board() -> None:
+    # Red's 2 (lost: Red's pegs are all Home), Blue's 2, Red's 5 (lost) and
+    # Blue's 3 held, then one board with both of Blue's moves (10 -> 15).
+    # Blue's 2 repeats Red's, and Red's 5 alone would make the board as
+    # Blue's pop; but the pops as read make it too, so none is taken out
+    # (a seeded truth game: the 2 taken for an echo and Yellow's 5 for
+    # Blue's put the turns out, and Yellow's next move was called).
+    loop, lines = played([
+        PopSettled(8.0, 2), BoardStable(8.6, board(blue=["track:10", "home", "home", "home"])),
+        PopSettled(10.0, 2), PopSettled(12.0, 5), PopSettled(14.0, 3),
+        BoardStable(15.0, board(blue=["track:15", "home", "home", "home"])),
+    ])
+    assert "illegal" not in kinds(loop)
+    assert "I read the 2 twice: that was no pop." not in lines
+    moves = [(e["color"], e.get("value")) for _, e in loop.events if e["event"] == "move"]
+    assert moves[-2:] == [("blue", 2), ("blue", 3)]
+    assert loop.referee.player == "red" and loop.referee.phase == "pop"
