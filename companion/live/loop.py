@@ -3582,6 +3582,14 @@ class Loop:
             return
         if intent == "pop" and line is not None and "pop" in line and not self.held_pops:
             self.pop_said_at = self.pop_seen_at  # the unread pop, numbered aloud
+        elif intent == "pop" and self.held_pops:
+            # Numbered after the table played on (pops seen since it): the
+            # number may be another pop's (one the camera missed, said by
+            # its mover), so the turn rests on a guess until a move on a pop
+            # read. A seeded truth game's Red, asked at once, said nothing;
+            # 27 s and eleven pops later Blue moved on a missed pop and said
+            # "one", taken for Red's, and Blue's move was called out of turn.
+            self.turn_guessed = True
         self.unread = None
         if intent in ("turn", "skip"):
             self.held_pops.clear()
