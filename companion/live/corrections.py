@@ -339,8 +339,9 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         _record_said(loop, cmd)
         return
     answers_unread = loop.unread is not None  # (after the take-back: the unread pop may have changed)
+    before = loop.referee.state
     events = loop.feed(line, origin="voice")
-    loop.voice_changed_game(cmd.intent, line)
+    loop.voice_changed_game(cmd.intent, line, before)
     if "pop" in line and not answers_unread:
         # A pop the camera has not reported yet: its report, moments later,
         # is this pop, not another. (A pop seen but not read was reported

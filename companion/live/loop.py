@@ -1312,6 +1312,7 @@ class Loop:
         if self._popped_again_taken_out(whole, unread):
             return True
         lead: list[int | None] = [None] if unread is not None else []
+        as_read = list(self.held_pops)
         pops = lead + values_of(self.held_pops)
         way = only_way(state, pops, whole) if pops else None
         if way is None:
@@ -1351,18 +1352,26 @@ class Loop:
             return True
         if way is None:
             return False
-        self._play_way(way, state, pops, unread, whole)
+        self._play_way(way, state, pops, unread, whole, as_read if len(self.held_pops) < len(as_read) else None)
         return True
 
     def _play_way(self, way: list[Step], state: State, pops: list[int | None], unread: _Unread | None,
-                  whole: boards.Board) -> None:
+                  whole: boards.Board, as_read: list[PopSettled | PopUnread] | None = None) -> None:
         """Play *way*, found by a catch-up from *state* with *pops* (the
         unread pop first, when *unread*) to *whole*, step by step, and ask
-        about one value it guessed."""
+        about one value it guessed. *as_read*: the pops held as the camera
+        reported them, when the way takes one out (read twice, or a 6 put
+        in again): that too is a guess, open to a board put right."""
         guessed = any(step.unread for step in way)
-        # Open to a change of mind when values were guessed; _feed counts what
-        # is fed from here on (the later pops released included).
-        self.caught_up = _CaughtUp(state, list(self.held_pops), unread, 0, self.t, len(self.said)) if guessed else None
+        # Open to a change of mind when values were guessed, or a pop read
+        # was taken out (a seeded truth game: a wrong count explained by
+        # Blue's 4 "read twice", put right a moment later to the move the 4
+        # makes, and that board called "moved 1 space, but the pop was 6");
+        # _feed counts what is fed from here on (the later pops released
+        # included).
+        held = list(self.held_pops) if as_read is None else list(as_read)
+        self.caught_up = (_CaughtUp(state, held, unread, 0, self.t, len(self.said))
+                          if guessed or as_read is not None else None)
         if guessed:
             self._open_doubt(state, pops)
         feed = self._feed
@@ -3549,7 +3558,8 @@ class Loop:
         self._release_pops()
         self._called_before = None
 
-    def voice_changed_game(self, intent: str, line: dict[str, Any] | None = None) -> None:
+    def voice_changed_game(self, intent: str, line: dict[str, Any] | None = None,
+                           before: State | None = None) -> None:
         """The players changed the game by voice: an unread pop is theirs to settle.
 
         A spoken pop is its value; a turn given or skipped also drops the pops
@@ -3582,14 +3592,22 @@ class Loop:
             return
         if intent == "pop" and line is not None and "pop" in line and not self.held_pops:
             self.pop_said_at = self.pop_seen_at  # the unread pop, numbered aloud
-        elif intent == "pop" and self.held_pops:
-            # Numbered after the table played on (pops seen since it): the
+        elif intent == "pop" and line is not None and "pop" in line and self.held_pops and not self.unread.denied:
+            # Numbered after the table played on (pops seen since it), and
+            # not as the answer after a "no" to the loop's guess: the
             # number may be another pop's (one the camera missed, said by
             # its mover), so the turn rests on a guess until a move on a pop
-            # read. A seeded truth game's Red, asked at once, said nothing;
-            # 27 s and eleven pops later Blue moved on a missed pop and said
-            # "one", taken for Red's, and Blue's move was called out of turn.
+            # read, and the game with the number as a pop of its own after
+            # those held is kept as a doubt. Seeded truth games: Red, asked
+            # at once, said nothing; 27 s and eleven pops later Blue moved
+            # on a missed pop and said "one", taken for Red's, and Blue's
+            # move was called out of turn. Blue's unread pop, Red's 3 lost,
+            # then Blue's peg brought out on a missed 6, said: the 6 taken
+            # for the unread pop and Red's 3 for Blue's extra pop, and Blue's
+            # next move of 6 called a wrong count.
             self.turn_guessed = True
+            if before is not None:
+                self._open_doubt(before, [None, *values_of(self.held_pops), int(line["pop"])])
         self.unread = None
         if intent in ("turn", "skip"):
             self.held_pops.clear()
