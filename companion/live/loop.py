@@ -3431,9 +3431,21 @@ class Loop:
         could not use a 5, Yellow's real 1 given to Green, and Yellow's and
         Green's moves of 1 called "The board does not match one move".)
         A real pop of the same value lands within the bar as often (fresh
-        kept games: the die's thumbnail alone cannot tell them apart)."""
+        kept games: the die's thumbnail alone cannot tell them apart).
+        So too for any lost pop read under ``WEAK_READ``, held or not."""
         state = self.before_pop
-        if state is None or not any(e.get("event") == "no-move" for e in events) or pop.t >= self.t:
+        if state is None or not any(e.get("event") == "no-move" for e in events):
+            return
+        if pop.confidence < WEAK_READ:
+            # Read weakly, held or not: it may be no pop at all, a face
+            # misread while the die lay still (fresh whole rendered game 683
+            # at 640x480, session 36: a 5 read at 0.978 between Red's 1 and
+            # Blue's 4, given to Blue, who could not use it; Blue's 4 went to
+            # Yellow, and Yellow's move of 3 was called "moved 3 spaces, but
+            # the pop was 4").
+            self._open_doubt(state, values_of(self.held_pops))
+            return
+        if pop.t >= self.t:
             return
         at = next((i for i, p in enumerate(self.seen_pops) if p is pop), None)
         previous = self.seen_pops[at - 1] if at else None

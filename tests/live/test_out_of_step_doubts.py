@@ -263,3 +263,24 @@ def test_a_guess_is_doubted_with_a_peg_brought_out_unseen_and_read_in_its_home(p
     else:
         assert "illegal" not in kinds(loop)
         assert lines[-1] == LOST_TRACK
+
+
+@pytest.mark.parametrize(("confidence", "called"), [(0.978, False), (1.0, True)])
+def test_a_lost_pop_read_weakly_may_have_been_none(confidence: float, called: bool) -> None:
+    # Fresh whole game 683: a 5 read at 0.978 while the die lay still,
+    # between Red's 1 and Blue's 4; given to Blue, who could not use it.
+    # Here: Red's lost 3, Blue's 4 moved; a 5 read (Red's, lost); Red's
+    # real 2 taken for Blue's, Blue's 3 held, and Blue's move of 3 seen.
+    # Read weakly, the 5 may have been no pop: the board is followed. Read
+    # surely, it was Red's pop, and Blue's move of 3 on a 2 is called.
+    loop, lines = played([
+        PopSettled(8.0, 3), PopSettled(10.0, 4), BoardStable(11.0, _blue("track:14")),
+        PopSettled(13.0, 5, confidence), PopSettled(15.0, 2), PopSettled(17.0, 3),
+        BoardStable(18.0, _blue("track:17")),
+    ])
+    assert "Blue popped 2." in lines
+    if called:
+        assert kinds(loop)[-1] == "illegal"
+    else:
+        assert "illegal" not in kinds(loop)
+        assert LOST_TRACK in lines
