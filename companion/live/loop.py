@@ -1360,8 +1360,8 @@ class Loop:
         """Play *way*, found by a catch-up from *state* with *pops* (the
         unread pop first, when *unread*) to *whole*, step by step, and ask
         about one value it guessed. *as_read*: the pops held as the camera
-        reported them, when the way takes one out (read twice, or a 6 put
-        in again): that too is a guess, open to a board put right."""
+        reported them, when the way takes one out (read twice): that too is
+        a guess, open to a board put right."""
         guessed = any(step.unread for step in way)
         # Open to a change of mind when values were guessed, or a pop read
         # was taken out (a seeded truth game: a wrong count explained by
@@ -3343,7 +3343,8 @@ class Loop:
                     # a wrong count, was caught up as an unread 5, and when it
                     # was put right a moment later the catch-up stood, and
                     # the right board was called "moved 1, but the pop was 5".)
-                    caught.released += pop.t >= caught.t
+                    if pop.t >= caught.t:
+                        caught.released += 1
                     if not any(pop is q for q in caught.held):
                         # (A pop the catch-up left over is held again from
                         # caught.held when it is taken back: kept here too,
@@ -3602,9 +3603,10 @@ class Loop:
             self.lost = None  # the players have set the game right themselves
         if self.unread is None:
             return
-        if intent == "pop" and line is not None and "pop" in line and not self.held_pops:
+        said_pop = intent == "pop" and line is not None and "pop" in line
+        if said_pop and not self.held_pops:
             self.pop_said_at = self.pop_seen_at  # the unread pop, numbered aloud
-        elif intent == "pop" and line is not None and "pop" in line and self.held_pops and not self.unread.denied:
+        elif said_pop and line is not None and not self.unread.denied:
             # Numbered after the table played on (pops seen since it), and
             # not as the answer after a "no" to the loop's guess: the
             # number may be another pop's (one the camera missed, said by
