@@ -439,9 +439,9 @@ class Silhouettes:
     def build(cls, base_px: np.ndarray, top_px: np.ndarray, radius_px: np.ndarray,
               depth_mm: np.ndarray, base_points: np.ndarray) -> Silhouettes:
         n, p = base_points.shape[:2]
-        base_d = _segment_distance(base_px, base_px, top_px)
+        base_d = segment_distance(base_px, base_px, top_px)
         base_in = base_d <= radius_px[None, :] * 1.1
-        top_in = _segment_distance(top_px, base_px, top_px) <= radius_px[None, :]
+        top_in = segment_distance(top_px, base_px, top_px) <= radius_px[None, :]
         np.fill_diagonal(base_in, False)
         np.fill_diagonal(top_in, False)
         # Each base pixel against each silhouette, but only for the pairs of
@@ -463,7 +463,7 @@ class Silhouettes:
         return cls(depth_mm, base_in, top_in, px_in, np.asarray(radius_px, dtype=float))
 
 
-def _segment_distance(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def segment_distance(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M): distance from point *n* to the segment ``a[m]``-``b[m]``."""
     ab = b - a  # (M, 2)
     ap = points[:, None, :] - a[None, :, :]  # (N, M, 2)

@@ -19,6 +19,7 @@ import numpy as np
 from companion.layout import COLORS, HOLE_NAMES, START_SPACE, Layout, finish_entry_space
 from companion.vision.calibration import Calibration, adapt
 from companion.vision.dice.reading import DieReading
+from companion.vision.edge import edge_clear, edge_maps, sample_edge
 from companion.vision.geometry import BoardGeometry
 from companion.vision.locate import BoardLocator, BoardPose, CameraPose
 from companion.vision.pegs import ColourModel, HoleEvidence, Silhouettes, classify, measure
@@ -169,6 +170,8 @@ class BoardReader:
         self._plan_key: tuple[int, tuple[int, int]] | None = None
         self._plan: SamplePlan | None = None
         self._dome_maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._edge_maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._edge_clear: np.ndarray | None = None
         self._sil: Silhouettes | None = None
         #: The last die read afresh: its dome thumbnail, the reading, and how
         #: many frames it has been reused for since.
@@ -198,9 +201,11 @@ class BoardReader:
         )
         pegs, misplaced = pegs_of(holes)
         die, signature = self._die(frame_bgr)
+        assert self._edge_maps is not None
         return FrameReading(
             found=True, pose=pose, holes=holes, pegs=pegs, misplaced=misplaced,
             hand=any(h.state == "unknown" for h in holes), die=die, dome_signature=signature,
+            edge=sample_edge(frame_bgr, self._edge_maps), edge_clear=self._edge_clear,
         )
 
     def evidence(self, frame_bgr: np.ndarray, pose: BoardPose, plan: SamplePlan) -> HoleEvidence:
@@ -223,6 +228,10 @@ class BoardReader:
             self._die_away = die_away(self.geometry, pose.camera)
             self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_CROP_PX,
                                             DOME_SPAN_RADII * r / 2)
+            self._edge_maps = edge_maps(self.geometry, pose.camera)
+            home = np.array([":home:" in name for name in HOLE_NAMES])
+            self._edge_clear = edge_clear(self._edge_maps, self._plan.centre["base"][home],
+                                          self._plan.centre["top"][home], self._plan.peg_radius_px[home])
         return self._plan
 
     def dome_crop(self, frame_bgr: np.ndarray) -> np.ndarray:

@@ -59,11 +59,19 @@ class FrameReading:
     #: A small normalised grey thumbnail of the rectified dome (read-only), so
     #: the time layer can tell a die that moved from one that did not.
     dome_signature: np.ndarray | None = None
+    #: The board's rim band as seen in this frame ((N, 3) uint8 BGR, in order
+    #: around the board; :mod:`companion.vision.edge`): the time layer watches
+    #: it for a hand reaching over the board's edge that covers no hole.
+    edge: np.ndarray | None = None
+    #: (N,) True for the rim samples no peg standing in a Home hole can cover
+    #: under this frame's pose (None: all of them).
+    edge_clear: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pegs", _frozen_pegs(self.pegs))
-        if self.dome_signature is not None:
-            self.dome_signature.setflags(write=False)
+        for array in (self.dome_signature, self.edge, self.edge_clear):
+            if array is not None:
+                array.setflags(write=False)
 
     @property
     def complete(self) -> bool:

@@ -5,7 +5,11 @@ that spoke on every frame would nag and misjudge. So:
 
 * A **position** is reported once it has been read identically, completely
   (every hole known, no hand over the board) for ``position_stable_s``
-  seconds, and only when it differs from the last position reported. A
+  seconds, and only when it differs from the last position reported; and
+  only on a frame whose board rim shows nothing reaching in over the
+  board's edge (:mod:`companion.vision.edge`: a hand carrying a peg may
+  cover no hole, and the peg in its fingers be read seated; its frames
+  count towards the position's time, so the hand leaving costs a frame). A
   position whose difference rests on a *doubtful* peg (read with confidence
   below ``DOUBTFUL_CONFIDENCE``: a peg seen only by a weak top colour or its
   body, half hidden behind a nearer one) waits until that peg has been seen
@@ -71,6 +75,7 @@ import numpy as np
 from companion.rules import COLORS, PEGS_PER_COLOR
 from companion.rules.board import FINISH_SPACES, START, TRACK_SPACES
 from companion.vision.dice.reading import DieReading
+from companion.vision.edge import EdgeWatch
 from companion.vision.readings import FrameReading
 
 
@@ -189,6 +194,7 @@ class VisionStream:
         motion_threshold: float = 0.1,
         moved_threshold: float = 0.06,
         moved_across_poses_threshold: float = 0.15,
+        watch_edge: bool = True,
     ) -> None:
         """``reader`` is a :class:`~companion.vision.reader.BoardReader` (needed by
         :meth:`push`; :meth:`push_reading` takes ready readings). Thresholds are
@@ -204,7 +210,10 @@ class VisionStream:
         over the board, without a value read before it is reported as
         :class:`PopUnread`. After ``unclear_after_s`` with the board found
         but never read whole, :class:`BoardUnclear` is reported (long enough
-        that a hand moving pegs or popping does not set it off)."""
+        that a hand moving pegs or popping does not set it off). With
+        ``watch_edge`` no position is reported on a frame whose board rim
+        shows something reaching over the board's edge
+        (:class:`~companion.vision.edge.EdgeWatch`)."""
         if unread_s < settle_s:
             raise ValueError(f"unread_s ({unread_s}) must be at least settle_s ({settle_s})")
         self.reader = reader
@@ -221,6 +230,7 @@ class VisionStream:
         self.moved_threshold = moved_threshold
         self.moved_across_poses_threshold = moved_across_poses_threshold
         # board
+        self._edge = EdgeWatch() if watch_edge else None
         self._candidate: Mapping[str, tuple[str, ...]] | None = None
         self._candidate_held = 0.0  # seconds it was seen whole, before this stretch
         #: Each peg off Home seen in complete frames: (colour, place) -> (first, last) time.
@@ -294,7 +304,8 @@ class VisionStream:
         if self.colours is not None:
             reading = reading.in_play(self.colours)
         reading = self._glints_counted_empty(reading, t)
-        self._board(reading, t, events)
+        at_edge = self._edge is not None and reading.found and self._edge.update(reading.edge, t, reading.hand, reading.edge_clear)
+        self._board(reading, t, events, at_edge)
         board_events = len(events)
         self._die(reading, t, events)
         if any(isinstance(e, (PopSettled, PopUnread)) for e in events):
@@ -357,13 +368,15 @@ class VisionStream:
                       for h in reading.holes)
         return replace(reading, holes=holes, hand=False)
 
-    def _board(self, reading: FrameReading, t: float, events: list[VisionEvent]) -> None:
+    def _board(self, reading: FrameReading, t: float, events: list[VisionEvent], at_edge: bool = False) -> None:
         if not reading.found:
             if self._missing_since is None:
                 self._missing_since = t
             if not self._lost_reported and t - self._missing_since >= self.lost_after_s:
                 self._lost_reported = True
                 events.append(BoardLost(t, reading.reason or "board not found"))
+                if self._edge is not None:
+                    self._edge.reset()
             self._candidate = None
             return
         self._missing_since = None
@@ -387,7 +400,7 @@ class VisionStream:
         self._unclear_since = None
         self._unclear_reported = False
         pegs = reading.pegs
-        self._confirm(pegs, t, events)
+        self._confirm(pegs, t, events, at_edge)
         if self._reported is not None and not self._unsettled and dict(pegs) != dict(self._reported):
             self._unsettled = True
             events.append(PositionUnsettled(t))
@@ -404,6 +417,7 @@ class VisionStream:
         held = self._candidate_held + (t - self._stretch_since)
         if (
             held >= self.position_stable_s - 1e-9
+            and not at_edge
             and self._doubt_settled(reading, t)
             and (self._reported is None or dict(pegs) != dict(self._reported) or self._unsettled)
         ):
@@ -456,12 +470,14 @@ class VisionStream:
             for peg in new_doubtful_pegs(reading, self._reported, self._doubted)
         ) and all(t - self._doubtful_empty_since[hole] >= self.doubtful_stable_s - 1e-9 for hole in taken)
 
-    def _confirm(self, pegs: Mapping[str, tuple[str, ...]], t: float, events: list[VisionEvent]) -> None:
+    def _confirm(self, pegs: Mapping[str, tuple[str, ...]], t: float, events: list[VisionEvent],
+                 at_edge: bool = False) -> None:
         """After a pop, the position reported before it is reported once more
         when it has been read unchanged for ``position_stable_s`` (counted
         over complete frames only): the referee then knows no peg moved
         since that pop, which it cannot tell from silence (the camera may
-        simply not have read the board)."""
+        simply not have read the board). Not on a frame with something over
+        the board's rim (*at_edge*): a peg in the hand may read where it stood."""
         if not self._confirm_pending or self._reported is None:
             return
         if dict(pegs) != dict(self._reported):
@@ -469,7 +485,7 @@ class VisionStream:
             return
         if self._confirm_since is None:
             self._confirm_since = t
-        if t - self._confirm_since >= self.position_stable_s - 1e-9:
+        if t - self._confirm_since >= self.position_stable_s - 1e-9 and not at_edge:
             self._confirm_pending = False
             self._unsettled = False
             events.append(PositionStable(t, self._reported))
