@@ -70,9 +70,9 @@ def edge_clear(maps: tuple[np.ndarray, np.ndarray], home_base_px: np.ndarray, ho
 
 
 def sample_edge(frame_bgr: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """The band's colours in *frame_bgr*: (N, 3) uint8 BGR, read-only. Points
-    outside the frame repeat its border (they never change, so never look
-    like a hand)."""
+    """The band's colours in *frame_bgr*: (N, 3) uint8 BGR, read-only. A point
+    outside the frame (the board cut by the picture's edge) takes the
+    frame's nearest edge pixel, where an arm entering the picture shows too."""
     mx, my = maps
     band = cv2.remap(frame_bgr, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0]
     band = np.ascontiguousarray(band, dtype=np.uint8)
