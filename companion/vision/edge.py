@@ -107,6 +107,8 @@ EDGE_GIVE_UP_S = 6.0
 #: The bare rim follows slow light drift at this rate per frame, where the
 #: band does not differ.
 EDGE_FOLLOW = 0.2
+
+
 class EdgeWatch:
     """Whether something reaches over the board's edge, frame by frame.
 

@@ -54,6 +54,8 @@ class SizedDieReader(Protocol):
     def __call__(self, crop: np.ndarray, seen_px: float | None = None,
                  away: tuple[float, float] | None = None) -> DieReading: ...
 
+#: Which holes are Home holes (their pegs' tops may show on the board's rim).
+HOME_HOLES = np.array([":home:" in name for name in HOLE_NAMES])
 #: The colour each hole belongs to (Home and Finish holes) or None (the track).
 HOLE_OWNER: tuple[str | None, ...] = tuple(
     n.split(":")[0] if n.split(":")[0] in COLORS else None for n in HOLE_NAMES
@@ -229,9 +231,9 @@ class BoardReader:
             self._dome_maps = _rectify_maps(self.geometry, pose.camera, DOME_CROP_PX,
                                             DOME_SPAN_RADII * r / 2)
             self._edge_maps = edge_maps(self.geometry, pose.camera)
-            home = np.array([":home:" in name for name in HOLE_NAMES])
-            self._edge_clear = edge_clear(self._edge_maps, self._plan.centre["base"][home],
-                                          self._plan.centre["top"][home], self._plan.peg_radius_px[home])
+            self._edge_clear = edge_clear(self._edge_maps, self._plan.centre["base"][HOME_HOLES],
+                                          self._plan.centre["top"][HOME_HOLES],
+                                          self._plan.peg_radius_px[HOME_HOLES])
         return self._plan
 
     def dome_crop(self, frame_bgr: np.ndarray) -> np.ndarray:
