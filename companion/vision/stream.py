@@ -76,7 +76,7 @@ from companion.rules import COLORS, PEGS_PER_COLOR
 from companion.rules.board import FINISH_SPACES, START, TRACK_SPACES
 from companion.vision.dice.reading import DieReading
 from companion.vision.edge import EdgeWatch
-from companion.vision.readings import FrameReading
+from companion.vision.readings import FrameReading, HoleState, pegs_of
 
 
 @dataclass(frozen=True)
@@ -282,8 +282,10 @@ class VisionStream:
         self._confirm_since: float | None = None
         #: The unknown holes of each frame the board was found in, over the
         #: last ``GLINT_WINDOW_S``, and how many of those frames each was in.
-        self._unknown_history: deque[tuple[float, frozenset[str]]] = deque()
+        self._unknown_history: deque[tuple[float, frozenset[str], tuple[tuple[str, str], ...]]] = deque()
         self._unknown_counts: Counter[str] = Counter()
+        #: What each hole was read as, when not unknown, over the same frames.
+        self._known_counts: Counter[tuple[str, str]] = Counter()
         #: This frame's unknown holes that a glint keeps unknown.
         self._glints: frozenset[str] = frozenset()
         #: This frame's unknown holes that have been unknown on nearly every
@@ -325,8 +327,9 @@ class VisionStream:
     # -- the board ---------------------------------------------------------
 
     def _glints_counted_empty(self, reading: FrameReading, t: float) -> FrameReading:
-        """*reading* with its unknown holes read empty, when a glint keeps
-        them unknown and every peg in play is seen in another hole.
+        """*reading* with its unknown holes read empty (or as the one colour
+        they read in the window), when a glint keeps them unknown and then
+        every colour in play has all its pegs.
 
         A glint (or a hole too small to read) can leave the same few holes
         unknown for minutes; an unknown hole counts as a hand, so the board
@@ -339,7 +342,17 @@ class VisionStream:
         are taken so: a hand moves on within seconds, while one resting
         still hides its holes on every frame and a glint flickers. The holes
         are read empty with confidence 0, so a peg the reported position has
-        there is taken away only after ``doubtful_stable_s``. Such holes
+        there is taken away only after ``doubtful_stable_s``. A glint hole
+        that was read, on the frames of the window it was not unknown, as one
+        colour only (``GLINT_KNOWN_MIN`` frames or more) is read as that
+        colour's peg instead, also with confidence 0 (a doubtful peg, held
+        ``doubtful_stable_s`` before a position rests on it), when the counts
+        then come out whole; when they do not (the peg has left the hole
+        unseen: its colour one too many), empty as before; a colour short of a
+        peg either way keeps the hole a hand's. (Fresh rendered game 686 at 640x480: Green's peg on space 27
+        of a small board read as a weak green on one frame in six and
+        unknown on the others; the board stood unreported for 26 s and six
+        moves were announced together.) Such holes
         (``_glints``) are no hand over the dome for the die's clocks either,
         even when a peg is not seen (a glint had held up the clocks of a pop
         for long enough that it went unseen).
@@ -348,11 +361,15 @@ class VisionStream:
         if not reading.found:
             return reading
         unknown = frozenset(h.hole for h in reading.holes if h.state == "unknown")
-        history, counts = self._unknown_history, self._unknown_counts
-        history.append((t, unknown))
+        known = tuple((h.hole, h.state) for h in reading.holes if h.state != "unknown")
+        history, counts, known_counts = self._unknown_history, self._unknown_counts, self._known_counts
+        history.append((t, unknown, known))
         counts.update(unknown)
+        known_counts.update(known)
         while history and history[0][0] < t - GLINT_WINDOW_S:
-            counts.subtract(history.popleft()[1])
+            _, gone, gone_known = history.popleft()
+            counts.subtract(gone)
+            known_counts.subtract(gone_known)
         if not unknown or t - history[0][0] < GLINT_WINDOW_S / 2:
             return reading
         frames = len(history)
@@ -362,11 +379,21 @@ class VisionStream:
         if self._glints != unknown or reading.misplaced:
             return reading
         colours = self.colours if self.colours is not None else COLORS
-        if any(len(reading.pegs.get(c, ())) != PEGS_PER_COLOR for c in colours):
-            return reading
-        holes = tuple(replace(h, state="empty", confidence=0.0) if h.state == "unknown" else h
-                      for h in reading.holes)
-        return replace(reading, holes=holes, hand=False)
+        for by_colour in (True, False):
+            holes = tuple(replace(h, state=self._glint_state(h.hole) if by_colour else "empty", confidence=0.0)
+                          if h.state == "unknown" else h for h in reading.holes)
+            pegs, misplaced = pegs_of(holes)
+            if not misplaced and all(len(pegs.get(c, ())) == PEGS_PER_COLOR for c in colours):
+                return replace(reading, holes=holes, pegs=pegs, hand=False)
+        return reading
+
+    def _glint_state(self, hole: str) -> HoleState:
+        """What a glint keeps unknown in *hole*: the one colour its known reads
+        of the window gave (``GLINT_KNOWN_MIN`` or more of them), or empty."""
+        read = [(state, n) for state in KNOWN_STATES if (n := self._known_counts[(hole, state)]) > 0]
+        if len(read) == 1 and read[0][0] != "empty" and read[0][1] >= GLINT_KNOWN_MIN:
+            return read[0][0]
+        return "empty"
 
     def _board(self, reading: FrameReading, t: float, events: list[VisionEvent], at_edge: bool = False) -> None:
         if not reading.found:
@@ -894,6 +921,11 @@ UNMOVED_FACE_CONFIDENCE = 0.5
 GLINT_WINDOW_S = 10.0
 GLINT_MIN_SHARE = 0.5
 GLINT_MAX_SHARE = 0.9
+#: What a hole can be read as when it is read at all.
+KNOWN_STATES: tuple[HoleState, ...] = ("red", "blue", "yellow", "green", "empty")
+#: A glint hole read as one colour only, on at least this many frames of the
+#: window, is read as that colour's peg (:meth:`VisionStream._glint_state`).
+GLINT_KNOWN_MIN = 2
 
 #: A peg read less surely than this (the pegs reader gives 0.3 to a peg seen
 #: only by a weak top colour, 0.2 to one seen only by its body) is doubtful.
