@@ -309,7 +309,7 @@ class VisionStream:
         at_edge = self._edge is not None and reading.found and self._edge.update(reading.edge, t, reading.hand, reading.edge_clear)
         self._board(reading, t, events, at_edge)
         board_events = len(events)
-        self._die(reading, t, events)
+        self._die(reading, t, events, at_edge)
         if any(isinstance(e, (PopSettled, PopUnread)) for e in events):
             self._confirm_pending = True
             self._confirm_since = None
@@ -519,7 +519,9 @@ class VisionStream:
 
     # -- the die -----------------------------------------------------------
 
-    def _die(self, reading: FrameReading, t: float, events: list[VisionEvent]) -> None:
+    def _die(self, reading: FrameReading, t: float, events: list[VisionEvent], at_edge: bool = True) -> None:
+        """The die's part of one frame; *at_edge*: the rim watch sees something
+        reaching over the board's edge (see :meth:`_hand_over_dome`)."""
         die = reading.die
         sig = reading.dome_signature
         if not reading.found or die is None or sig is None:
@@ -548,7 +550,7 @@ class VisionStream:
         previous = self._prev_frame
         self._prev_signature = sig
         self._prev_homography = homography
-        hand = may_shade_dome(reading, self._glints | self._steady)
+        hand = self._hand_over_dome(reading, at_edge)
         self._prev_frame = (t, die, sig, hand)
         frames = self._span_frames
         if not same_view:
@@ -669,6 +671,22 @@ class VisionStream:
         self._disturbed = False
         self._tumble = 0.0
         self._cocked_reported = False
+
+    def _hand_over_dome(self, reading: FrameReading, at_edge: bool) -> bool:
+        """Whether a hand may shade the dome on this frame, for the die's clocks.
+
+        Holes covered side by side (:func:`may_shade_dome`) are a hand only
+        while the rim watch, where it watches, also sees something reach
+        over the board's edge: a hand comes from outside the board, so its
+        arm crosses the rim. Holes that read unknown with a bare rim are the
+        reader's doubt, not a hand (fresh game 758 at 640x480: Red's four
+        Home holes, emptied a few seconds before, read unknown on most
+        frames; Blue's 5 lay in plain view for 1.2 s with no hand near, was
+        never reported, and Yellow's 5 after it was given to Blue: one pop
+        too few, and a right board called "does not match one move").
+        """
+        covered = may_shade_dome(reading, self._glints | self._steady)
+        return covered and (self._edge is None or reading.edge is None or at_edge)
 
     def _motion_bar(self) -> float:
         """The change between frames above which the die is moving:

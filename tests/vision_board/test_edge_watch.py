@@ -25,7 +25,7 @@ from companion.vision.edge import (
 )
 from companion.vision.geometry import BoardGeometry
 from companion.vision.readings import FrameReading, HoleReading
-from companion.vision.stream import PositionUnsettled, VisionStream
+from companion.vision.stream import PopSettled, PositionUnsettled, VisionStream
 
 LAYOUT = load_layout()
 N = len(edge_points_mm(BoardGeometry.from_layout(LAYOUT)))
@@ -228,3 +228,42 @@ def test_the_time_layer_reports_no_position_and_no_confirmation_on_a_frame_with_
     assert said()[2:] == ["PopSettled"]
     feed(_reading(moved, _seen(rim, rng), lie=2), 0.1)
     assert said()[2:] == ["PopSettled", "PositionStable"]
+
+
+def _covered(band: np.ndarray, lie: int, die: DieReading) -> FrameReading:
+    """Two holes side by side read unknown (what a hand over them looks like), and the rim *band*."""
+    holes = (HoleReading("track:5", "unknown", 0.0), HoleReading("track:6", "unknown", 0.0),
+             HoleReading("red:finish:1", "empty", 1.0))
+    return FrameReading(found=True, holes=holes, pegs={"red": ("home",) * 4}, hand=True, die=die,
+                        dome_signature=np.random.default_rng(lie).normal(0, 1, (16, 16)).astype(np.float32),
+                        edge=band)
+
+
+@pytest.mark.parametrize("rim_hand", [False, True])
+def test_holes_unknown_with_a_bare_rim_do_not_hold_up_the_die(rim_hand: bool) -> None:
+    """Fresh game 758 at 640x480: Red's emptied Home holes read unknown on most
+    frames, the die's clocks waited for that "hand" to go, and Blue's 5, in
+    plain view for 1.2 s, was never reported. An arm crosses the rim: holes
+    unknown while the rim is bare are no hand over the dome."""
+    rng, rim = np.random.default_rng(3), _rim()
+    stream, t, events = VisionStream(), 0.0, []
+
+    def feed(reading: FrameReading, seconds: float) -> None:
+        nonlocal t
+        for _ in range(int(round(seconds * 10))):
+            events.extend(stream.push_reading(reading, t))
+            t += 0.1
+
+    five = DieReading("settled", 5, 0.99)
+    # A 5 lying one way, popped, and a 5 again lying another way: a pop of
+    # the same face needs hand-free frames (a hand's shade can change the
+    # dome's look), so holes covered side by side hold it back.
+    feed(_reading({"red": ("home",) * 4}, _seen(rim, rng), die=five), 1.0)
+    feed(_reading({"red": ("home",) * 4}, _seen(rim, rng), lie=9, die=DieReading("hidden", None, 0.9)), 0.3)
+    band = _with_hand(rim, 60, 8) if rim_hand else rim
+    feed(_covered(_seen(band, rng), 2, five), 1.2)
+    popped = [e.value for e in events if isinstance(e, PopSettled)]
+    assert popped == ([] if rim_hand else [5])
+    if rim_hand:  # the same frames with the arm gone from the rim
+        feed(_covered(_seen(rim, rng), 2, five), 0.5)
+        assert [e.value for e in events if isinstance(e, PopSettled)] == [5]
