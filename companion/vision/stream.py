@@ -305,7 +305,7 @@ class VisionStream:
         events: list[VisionEvent] = []
         if self.colours is not None:
             reading = reading.in_play(self.colours)
-        reading = self._glints_counted_empty(reading, t)
+        reading = self._glints_read_by_count(reading, t)
         at_edge = self._edge is not None and reading.found and self._edge.update(reading.edge, t, reading.hand, reading.edge_clear)
         self._board(reading, t, events, at_edge)
         board_events = len(events)
@@ -326,7 +326,7 @@ class VisionStream:
 
     # -- the board ---------------------------------------------------------
 
-    def _glints_counted_empty(self, reading: FrameReading, t: float) -> FrameReading:
+    def _glints_read_by_count(self, reading: FrameReading, t: float) -> FrameReading:
         """*reading* with its unknown holes read empty (or as the one colour
         they read in the window), when a glint keeps them unknown and then
         every colour in play has all its pegs.
@@ -348,11 +348,11 @@ class VisionStream:
         colour's peg instead, also with confidence 0 (a doubtful peg, held
         ``doubtful_stable_s`` before a position rests on it), when the counts
         then come out whole; when they do not (the peg has left the hole
-        unseen: its colour one too many), empty as before; a colour short of a
-        peg either way keeps the hole a hand's. (Fresh rendered game 686 at 640x480: Green's peg on space 27
-        of a small board read as a weak green on one frame in six and
-        unknown on the others; the board stood unreported for 26 s and six
-        moves were announced together.) Such holes
+        unseen: its colour one too many), empty as before; a colour short of
+        a peg either way keeps the hole a hand's. (Fresh rendered game 686 at
+        640x480: Green's peg on space 27 of a small board read as a weak
+        green on one frame in six and unknown on the others; the board stood
+        unreported for 26 s and six moves were announced together.) Such holes
         (``_glints``) are no hand over the dome for the die's clocks either,
         even when a peg is not seen (a glint had held up the clocks of a pop
         for long enough that it went unseen).
@@ -519,7 +519,7 @@ class VisionStream:
 
     # -- the die -----------------------------------------------------------
 
-    def _die(self, reading: FrameReading, t: float, events: list[VisionEvent], at_edge: bool = True) -> None:
+    def _die(self, reading: FrameReading, t: float, events: list[VisionEvent], at_edge: bool) -> None:
         """The die's part of one frame; *at_edge*: the rim watch sees something
         reaching over the board's edge (see :meth:`_hand_over_dome`)."""
         die = reading.die
@@ -935,11 +935,11 @@ UNMOVED_FACE_CONFIDENCE = 0.5
 
 #: Seconds of frames over which a hole's share of unknown reads is counted,
 #: and the shares between which an unknown hole is taken for a glint's
-#: (:meth:`VisionStream._glints_counted_empty`).
+#: (:meth:`VisionStream._glints_read_by_count`).
 GLINT_WINDOW_S = 10.0
 GLINT_MIN_SHARE = 0.5
 GLINT_MAX_SHARE = 0.9
-#: What a hole can be read as when it is read at all.
+#: What a hole can be read as when it is read at all (the colours, in ``COLORS``'s order, and empty).
 KNOWN_STATES: tuple[HoleState, ...] = ("red", "blue", "yellow", "green", "empty")
 #: A glint hole read as one colour only, on at least this many frames of the
 #: window, is read as that colour's peg (:meth:`VisionStream._glint_state`).
@@ -964,7 +964,7 @@ def may_shade_dome(reading: FrameReading, glints: frozenset[str] = frozenset()) 
     lone glare-washed peg flagged most frames of three pops as "hand", so
     none of them had the hand-free frames a pop needs, and the referee lost
     the turn order. Holes a glint keeps unknown (*glints*, see
-    :meth:`VisionStream._glints_counted_empty`) are no hand either, nor
+    :meth:`VisionStream._glints_read_by_count`) are no hand either, nor
     are holes unknown here and there with none beside another.
     """
     if not reading.hand:
