@@ -20,13 +20,14 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from companion.errors import UserError
 from companion.voice import grammar
 from companion.voice.audio import RATE, Samples, read_wav
+from companion.voice.digit_model import DigitModel, load_digit_model
 from companion.voice.endpoint import Endpointer, Event, Utterance
 from companion.voice.enroll import Matcher, second_opinion
 from companion.voice.grammar import Command, Context
@@ -34,6 +35,7 @@ from companion.voice.policy import Decision, Policy
 from companion.voice.recognisers import (
     NOISY_SNR_DB,
     Hypothesis,
+    PocketSphinxRecogniser,
     PocketSphinxStream,
     Recogniser,
     default_recogniser,
@@ -65,8 +67,9 @@ EARLY_END_CONFIDENCE = 0.90
 EARLY_END_UNEXPLAINED_S = 0.01
 
 
-def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context) -> Hypothesis:
-    """Decode *samples* under *context*, with a second opinion for short pops.
+def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context,
+                      digits: DigitModel | None = None) -> Hypothesis:
+    """Decode *samples* under *context*, with second opinions for short pops.
 
     In the POP and ANY contexts a bare number competes with every command and
     pop phrasing: a real "six" was heard as "it's a two" or "I popped a two"
@@ -74,14 +77,25 @@ def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context
     the wake word, the clip is decoded again against the digits alone, whose
     answer is kept (the digit at the end of "it's a five" still wins there).
     Measured on the 900 real digits: POP grammar alone 82.4%, a second
-    opinion for bare numbers only 82.7%, digits grammar alone 87.7%.
+    opinion for bare numbers only 82.7%, digits grammar alone 87.7%. Then
+    *digits*, a second acoustic model, has its say (:func:`bare_number`).
     """
     hyp = recogniser.decode(samples, context)
     if wants_second_opinion(hyp, context):
-        second = recogniser.decode(samples, Context.DIGITS)
-        if second.text:
-            return second
+        hyp = bare_number(hyp, recogniser.decode(samples, Context.DIGITS), samples, context,
+                          digits)
     return hyp
+
+
+def bare_number(hyp: Hypothesis, second: Hypothesis | None, samples: Samples,
+                context: Context, digits: DigitModel | None) -> Hypothesis:
+    """The answer for a pop heard without the wake word or "was" (*hyp*):
+    the digits grammar's answer *second* when it heard a number, then the
+    digit model's number where it disagrees and is sure
+    (:meth:`~companion.voice.digit_model.DigitModel.check`)."""
+    if second is not None and second.text:
+        hyp = second
+    return digits.check(samples, hyp, context) if digits is not None else hyp
 
 
 def wants_second_opinion(hyp: Hypothesis, context: Context) -> bool:
@@ -131,8 +145,15 @@ class Listener:
     """Endpointing + recognition + policy, for a stream or for files."""
 
     def __init__(self, recogniser: Recogniser | None = None, policy: Policy | None = None,
-                 endpointer: Endpointer | None = None, voices: Matcher | None = None) -> None:
+                 endpointer: Endpointer | None = None, voices: Matcher | None = None,
+                 digits: DigitModel | None | Literal["default"] = "default") -> None:
         self.recogniser = recogniser or default_recogniser()
+        #: The second acoustic model for bare numbers. By default the
+        #: shipped one with PocketSphinx, whose answers its bars were
+        #: measured against, and none with another recogniser.
+        self.digits: DigitModel | None = (
+            (load_digit_model() if isinstance(self.recogniser, PocketSphinxRecogniser) else None)
+            if digits == "default" else digits)
         self.policy = policy or Policy()
         self.endpointer = endpointer or Endpointer()
         #: Enrolled voice profiles (companion enroll-voice): a second opinion
@@ -154,7 +175,7 @@ class Listener:
     # ---- files ----------------------------------------------------------
     def recognise(self, samples: Samples) -> tuple[Hypothesis, Command | None]:
         """Decode one whole clip with everything allowed (wake word optional)."""
-        hyp = decode_in_context(self.recogniser, samples, Context.ANY)
+        hyp = decode_in_context(self.recogniser, samples, Context.ANY, self.digits)
         return hyp, hyp.command(Context.ANY)
 
     def recognise_file(self, path: Path | str) -> tuple[Hypothesis, Command | None]:
@@ -180,13 +201,12 @@ class Listener:
             hyp = stream.finish(utterance.samples, self._rivals_matter(context, onset))
             streamed = hyp is not None
             if hyp is not None and wants_second_opinion(hyp, context):
-                second = stream.second_opinion
-                if second is not None and second.text:
-                    hyp = second
+                hyp = bare_number(hyp, stream.second_opinion, utterance.samples, context,
+                                  self.digits)
         else:
             context = self.policy.context(when)
         if hyp is None:
-            hyp = decode_in_context(self.recogniser, utterance.samples, context)
+            hyp = decode_in_context(self.recogniser, utterance.samples, context, self.digits)
         veto = ""
         if self.voices is not None:  # enrollment: fuse a pop with the voice profile
             fused = second_opinion(self.voices, utterance.samples, hyp, context)
