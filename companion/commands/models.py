@@ -21,12 +21,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.voice import models
+    from companion.voice.digit_model import MODEL_DIR, MODEL_FILES
     from companion.voice.recognisers import find_vosk_model
 
     if args.action == "install":
         models.install(args.name, url=args.url, force=args.force)
         return 0
     print("pocketsphinx-en  built in (ships inside the pocketsphinx wheel)")
+    complete = all((MODEL_DIR / f).is_file() for f in MODEL_FILES)
+    print(f"tidigits         {'built in' if complete else 'INCOMPLETE'} ({MODEL_DIR}; "
+          "narrowband digits, a second opinion on bare numbers)")
     for spec in models.MODELS.values():
         where = models.installed(spec)
         state = f"installed in {where}" if where else "not installed"
