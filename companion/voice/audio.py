@@ -193,6 +193,14 @@ def resample(x: npt.NDArray[np.floating], rate_in: int, rate_out: int = RATE,
     offsets = np.arange(-taps + 1, taps + 1)
     chunk = 8192
     padded = np.concatenate([np.zeros(taps), x, np.zeros(taps + 1)])
+    if rate_in % rate_out == 0:
+        # a whole-number decimation (16 kHz to the digit model's 8 kHz): every
+        # output sample falls on an input sample, so one kernel serves them
+        # all, applied as a correlation (the same sums, ~50x faster)
+        step = rate_in // rate_out
+        kernel = cutoff * np.sinc(cutoff * offsets) * _kaiser(offsets / (taps + 1.0), beta)
+        full = np.correlate(padded, kernel, mode="valid")
+        return full[1::step][:n_out].astype(np.float32)
     for start in range(0, n_out, chunk):
         t = np.arange(start, min(n_out, start + chunk)) / ratio  # input-time positions
         base = np.floor(t).astype(np.int64)

@@ -28,6 +28,15 @@ def test_resampling_keeps_a_tone_and_removes_what_cannot_be_represented(rate_in:
     assert np.max(np.abs(y[400:-400] - ref[400:-400])) < 2e-3
 
 
+def test_halving_the_rate_for_the_digit_model_keeps_a_tone_and_removes_what_cannot_be_represented() -> None:
+    # 16 kHz to 8 kHz takes resample's whole-number decimation path
+    x = 0.5 * _sine(RATE, 440.0) + 0.5 * _sine(RATE, 6000.0)
+    y = resample(x, RATE, 8000)
+    assert len(y) == len(x) // 2
+    ref = 0.5 * _sine(8000, 440.0)[: len(y)]
+    assert np.max(np.abs(y[200:-200] - ref[200:-200])) < 2e-3
+
+
 def _write(path: Path, payload: bytes, rate: int, channels: int, bits: int,
            tag: int = 1, extensible: bool = False) -> Path:
     block = channels * bits // 8
