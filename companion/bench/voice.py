@@ -64,6 +64,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         action="append", help="run only these sections (repeatable)")
     parser.add_argument("--digits-grammar-too", action="store_true",
                         help="also score the real digits with the digits-only grammar")
+    parser.add_argument("--digits-in-quiet", action="store_true",
+                        help="the real digits with 0.25 s of a quiet room's hiss (-60 dBFS) "
+                             "before and after, as the endpointer cuts a word out of a stream "
+                             "(the recordings are trimmed to the word)")
 
 
 def _pct(ok: int, n: int) -> str:
@@ -276,14 +280,31 @@ def _digit_files(step: int) -> list[tuple[Path, int, str]]:
     return out
 
 
-def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False) -> None:
+#: --digits-in-quiet: seconds and RMS of the hiss put around each real digit.
+QUIET_AROUND_S, QUIET_AROUND_RMS = 0.25, 1e-3
+
+
+def _in_quiet(samples: np.ndarray, seed: int) -> np.ndarray:
+    """*samples* with :data:`QUIET_AROUND_S` of a quiet room's hiss before
+    and after (seeded), as the endpointer's pre-roll and hangover hold."""
+    rng = np.random.default_rng(seed)
+    n = int(QUIET_AROUND_S * RATE)
+    hiss = rng.normal(0.0, QUIET_AROUND_RMS, 2 * n).astype(np.float32)
+    return np.concatenate([hiss[:n], samples, hiss[n:]]).astype(np.float32)
+
+
+def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False,
+                 in_quiet: bool = False) -> None:
     folder = paths.spoken_digits_dir()
     if not (folder / "recordings").is_dir():
         print(f"Real digits: skipped: folder absent ({folder})")
         return
     files = _digit_files(step)
-    print(f"Real spoken digits one to six ({len(files)} clips, 3 speakers, 8 kHz)")
-    clips = [(read_wav(f).samples, d, s) for f, d, s in files]
+    where = (f", each with {QUIET_AROUND_S} s of hiss at -60 dBFS before and after"
+             if in_quiet else "")
+    print(f"Real spoken digits one to six ({len(files)} clips, 3 speakers, 8 kHz{where})")
+    clips = [(_in_quiet(read_wav(f).samples, k) if in_quiet else read_wav(f).samples, d, s)
+             for k, (f, d, s) in enumerate(files)]
     digits = listener.digits
     # (context, label, with the digit model): the POP rows are the referee's
     # pop corrections with and without the second acoustic model
@@ -625,7 +646,8 @@ def run(args: argparse.Namespace) -> int:
             bench_commands(listener, voices, cache, talk_voices=voices[1:])
         if "digits" in sections:
             bench_digits(listener, step=5 if args.quick else 1,
-                         digits_grammar_too=args.digits_grammar_too)
+                         digits_grammar_too=args.digits_grammar_too,
+                         in_quiet=args.digits_in_quiet)
             bench_enrollment_talk(listener, cache)
         if "latency" in sections:
             bench_latency(listener, cache)
