@@ -328,7 +328,8 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
                 _hyp, cmd = listener.recognise(samples)
             else:
                 if context is Context.POP and with_digits and digits is not None:
-                    hyp = digits.check(samples, first_pop[i], context)
+                    hyp = digits.check(samples, first_pop[i], context,
+                                       getattr(listener.recogniser, "decode_phrase", None))
                     overruled += hyp.text != first_pop[i].text
                 else:
                     hyp = decode_in_context(listener.recogniser, samples, context)

@@ -30,7 +30,7 @@ session 39), and what is done about each:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,10 @@ MODEL_FILES = ("feat.params", "mdef", "means", "variances", "sendump",
                "transition_matrices", "tidigits.dic")
 #: The model's band ends at 4 kHz: it decodes 8 kHz audio.
 MODEL_RATE = 8000
+#: The main recogniser's decode of a clip as one given phrase
+#: (:meth:`~companion.voice.recognisers.PocketSphinxRecogniser.decode_phrase`).
+Realign = Callable[[Samples, str, Context], Hypothesis]
+
 #: The numbers it votes on (a pop), and their words.
 NUMBERS = (1, 2, 3, 4, 5, 6)
 WORDS = tuple(grammar.number_word(n) for n in NUMBERS)
@@ -163,11 +167,18 @@ class DigitModel:
         _, rival = run_search(self._decoder, f"not_{word}", pcm)
         return Vote(NUMBERS[WORDS.index(word)], rival / own)
 
-    def check(self, samples: Samples, hyp: Hypothesis, context: Context) -> Hypothesis:
-        """*hyp* (a bare number, after the main recogniser's own second opinion) with
-        this model's number in its place when the two disagree and this
-        model is sure (:data:`OVERRIDE_BELOW`) in a quiet enough room
-        (:data:`MIN_SNR_DB`). Anything else is returned as it is."""
+    def check(self, samples: Samples, hyp: Hypothesis, context: Context,
+              realign: Realign | None = None) -> Hypothesis:
+        """*hyp* (a bare number, after the main recogniser's own second
+        opinion) with this model's number in its place when the two disagree
+        and this model is sure (:data:`OVERRIDE_BELOW`) in a quiet enough
+        room (:data:`MIN_SNR_DB`). With *realign* (the main recogniser's
+        :meth:`~companion.voice.recognisers.PocketSphinxRecogniser.decode_phrase`)
+        the new number comes with the main recogniser's own measures of it
+        (confidence, sound left unexplained), so the policy judges it as it
+        would have judged the number heard right; a number that recogniser
+        cannot align at all leaves *hyp* as it was. Anything else is
+        returned as it is."""
         command = hyp.command(context)
         if command is None or command.intent != "pop" or len(hyp.text.split()) != 1:
             return hyp
@@ -176,7 +187,11 @@ class DigitModel:
         vote = self.vote(samples)
         if vote.number is None or vote.number == command.value or vote.margin >= OVERRIDE_BELOW:
             return hyp
-        return replace(hyp, text=grammar.number_word(vote.number), number_margin=None)
+        word = grammar.number_word(vote.number)
+        if realign is None:
+            return replace(hyp, text=word, number_margin=None)
+        heard = realign(samples, word, context)
+        return heard if heard.text else hyp
 
 
 def _jsgf(words: Iterable[str]) -> str:

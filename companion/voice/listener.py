@@ -82,20 +82,22 @@ def decode_in_context(recogniser: Recogniser, samples: Samples, context: Context
     """
     hyp = recogniser.decode(samples, context)
     if wants_second_opinion(hyp, context):
-        hyp = bare_number(hyp, recogniser.decode(samples, Context.DIGITS), samples, context,
-                          digits)
+        hyp = bare_number(recogniser, hyp, recogniser.decode(samples, Context.DIGITS), samples,
+                          context, digits)
     return hyp
 
 
-def bare_number(hyp: Hypothesis, second: Hypothesis | None, samples: Samples,
-                context: Context, digits: DigitModel | None) -> Hypothesis:
+def bare_number(recogniser: Recogniser, hyp: Hypothesis, second: Hypothesis | None,
+                samples: Samples, context: Context, digits: DigitModel | None) -> Hypothesis:
     """The answer for a pop heard without the wake word or "was" (*hyp*):
     the digits grammar's answer *second* when it heard a number, then the
-    digit model's number where it disagrees and is sure
-    (:meth:`~companion.voice.digit_model.DigitModel.check`)."""
+    digit model's number where it disagrees and is sure, as *recogniser*
+    hears that number (:meth:`~companion.voice.digit_model.DigitModel.check`)."""
     if second is not None and second.text:
         hyp = second
-    return digits.check(samples, hyp, context) if digits is not None else hyp
+    if digits is None:
+        return hyp
+    return digits.check(samples, hyp, context, getattr(recogniser, "decode_phrase", None))
 
 
 def wants_second_opinion(hyp: Hypothesis, context: Context) -> bool:
@@ -201,8 +203,8 @@ class Listener:
             hyp = stream.finish(utterance.samples, self._rivals_matter(context, onset))
             streamed = hyp is not None
             if hyp is not None and wants_second_opinion(hyp, context):
-                hyp = bare_number(hyp, stream.second_opinion, utterance.samples, context,
-                                  self.digits)
+                hyp = bare_number(self.recogniser, hyp, stream.second_opinion,
+                                  utterance.samples, context, self.digits)
         else:
             context = self.policy.context(when)
         if hyp is None:

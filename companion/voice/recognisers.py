@@ -348,13 +348,26 @@ class PocketSphinxRecogniser:
         return unexplained_s(self._decoder, clip, pad_frames)
 
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
+        return self._decode(samples, context, context.value)
+
+    def decode_phrase(self, samples: Samples, phrase: str, context: Context) -> Hypothesis:
+        """*samples* decoded as exactly *phrase* (a phrase of *context*), with
+        everything :meth:`decode` measures on it: its confidence against the
+        phone loop, the sound it leaves unexplained, its rival checks. For a
+        number the digit model hears where this recogniser heard another
+        (:mod:`companion.voice.digit_model`): the policy then judges that
+        number on its own alignment, not on the other number's (jackson's
+        "six" heard as "one" left its /ks/ unexplained, 0.16-0.22 s)."""
+        return self._decode(samples, context, self._phrase_search(phrase))
+
+    def _decode(self, samples: Samples, context: Context, search: str) -> Hypothesis:
         x = np.asarray(samples, dtype=np.float32)
         if len(x) == 0 or float(np.max(np.abs(x))) < SILENCE_PEAK:
             # nothing audible: a grammar decoder would still force a phrase on it
             return Hypothesis("", 0.0, len(x) // 160)
         padded = pad_with_noise(x, level=noise_floor(x))
         pcm = to_pcm16(padded)
-        text, score = self._run(context.value, pcm)
+        text, score = self._run(search, pcm)
         self.last_cmn = str(self._decoder.get_cmn())
         text = grammar.normalise(text)
         frames = len(pcm) // 320

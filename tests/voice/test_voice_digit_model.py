@@ -36,6 +36,19 @@ def test_a_sure_vote_overrules_a_wrong_bare_number(model: DigitModel, speech) ->
     assert heard.confidence == 0.95
 
 
+def test_the_new_number_is_measured_by_the_main_recogniser(model: DigitModel, speech,
+                                                           recogniser) -> None:  # type: ignore[no-untyped-def]
+    # the policy then judges the number on its own alignment (confidence, sound
+    # left unexplained), not on the alignment of the number it replaced
+    six = speech("Six.", "en-us", 160)
+    wrong = Hypothesis("two", 0.95, unexplained_s=0.2)
+    heard = model.check(six, wrong, Context.POP, recogniser.decode_phrase)
+    assert heard.text == "six" and heard.unexplained_s < 0.05
+    assert heard == recogniser.decode_phrase(six, "six", Context.POP)
+    # a number the main recogniser cannot align at all changes nothing
+    assert model.check(six, wrong, Context.POP, lambda s, w, c: Hypothesis("", 0.0)) is wrong
+
+
 def test_it_never_overrules_a_right_number_of_the_synthetic_voices(model: DigitModel, speech) -> None:  # type: ignore[no-untyped-def]
     # its wrong votes on espeak-ng's numbers ("five" as three, "two" as four)
     # come with rivals close behind: not sure, so not taken
@@ -99,8 +112,9 @@ def test_decode_in_context_hands_bare_pops_to_it() -> None:
     asked: list[str] = []
 
     class Spy:
-        def check(self, samples, hyp, context):  # type: ignore[no-untyped-def]
+        def check(self, samples, hyp, context, realign=None):  # type: ignore[no-untyped-def]
             asked.append(hyp.text)
+            assert realign is None  # _Fixed has no decode_phrase
             return Hypothesis("six", hyp.confidence)
 
     audio = np.zeros(160, np.float32)
