@@ -335,7 +335,9 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
                     hyp = decode_in_context(listener.recogniser, samples, context)
                     if context is Context.POP:
                         first_pop.append(hyp)
-                if context is Context.POP and with_digits == (digits is not None):
+                if context is Context.POP and not with_digits:
+                    # enrolled, the listener does without the digit model
+                    # (Listener._digits_in_use)
                     pop_hyps.append(hyp)
                 cmd = hyp.command(context)
                 policy = Policy()

@@ -106,6 +106,11 @@ def test_the_listener_asks_it_with_pocketsphinx_only(recogniser) -> None:  # typ
     assert isinstance(Listener(recogniser=recogniser).digits, DigitModel)
     assert Listener(recogniser=_Fixed("two")).digits is None  # type: ignore[arg-type]
     assert Listener(recogniser=recogniser, digits=None).digits is None
+    # enrolled players' voice profiles are the second opinion then, not it
+    ear = Listener(recogniser=recogniser)
+    assert ear._digits_in_use() is ear.digits
+    ear.voices = object()  # type: ignore[assignment]
+    assert ear._digits_in_use() is None
 
 
 def test_decode_in_context_hands_bare_pops_to_it() -> None:
