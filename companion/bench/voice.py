@@ -32,11 +32,13 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
 from companion import paths
 from companion.voice.audio import RATE, add_noise, read_wav
+from companion.voice.digit_model import DigitModel
 from companion.voice.evalsets import COMMAND_SET, TABLE_TALK
 from companion.voice.grammar import Command, Context
 from companion.voice.listener import Listener, decode_in_context
@@ -64,6 +66,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         action="append", help="run only these sections (repeatable)")
     parser.add_argument("--digits-grammar-too", action="store_true",
                         help="also score the real digits with the digits-only grammar")
+    parser.add_argument("--digits-live", action="store_true",
+                        help="also play each real digit as a live stream through the listener "
+                             "while a pop is expected (with and without the digit model)")
     parser.add_argument("--digits-in-quiet", action="store_true",
                         help="the real digits with 0.25 s of a quiet room's hiss (-60 dBFS) "
                              "before and after, as the endpointer cuts a word out of a stream "
@@ -166,16 +171,20 @@ def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
 
 
 def hear_as_stream(listener: Listener, audio: np.ndarray, seed: int,
-                   snr: float | None = None) -> list[Decision]:
+                   snr: float | None = None, pop_expected: bool = False,
+                   digits: DigitModel | None | Literal["default"] = "default") -> list[Decision]:
     """Play one phrase as a live stream (1 s of faint hiss either side, white
     noise over all of it at *snr*) through a fresh Listener sharing the
-    recogniser; the decisions that acted on a command or asked one back."""
+    recogniser (with *digits*, and a pop expected from the start when
+    *pop_expected*); the decisions that acted on a command or asked one back."""
     rng = np.random.default_rng(seed)
     hiss = [rng.normal(0, 1e-3, RATE).astype(np.float32) for _ in range(2)]
     stream = np.concatenate([hiss[0], audio, hiss[1]]).astype(np.float32)
     if snr is not None:
         stream = add_noise(stream, snr, seed=seed)
-    ear = Listener(recogniser=listener.recogniser)
+    ear = Listener(recogniser=listener.recogniser, digits=digits)
+    if pop_expected:
+        ear.policy.expect_pop(0.0)
     heard = []
     for start in range(0, len(stream), STREAM_BLOCK):
         heard += ear.feed(stream[start:start + STREAM_BLOCK])
@@ -294,7 +303,7 @@ def _in_quiet(samples: np.ndarray, seed: int) -> np.ndarray:
 
 
 def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False,
-                 in_quiet: bool = False) -> None:
+                 in_quiet: bool = False, live: bool = False) -> None:
     folder = paths.spoken_digits_dir()
     if not (folder / "recordings").is_dir():
         print(f"Real digits: skipped: folder absent ({folder})")
@@ -368,7 +377,27 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
         if top:
             print(f"      top confusions: {top}")
 
+    if live:
+        bench_digits_live(listener, clips)
     bench_enrollment(files, [c[0] for c in clips], pop_hyps)
+
+
+def bench_digits_live(listener: Listener, clips: list[tuple[np.ndarray, int, str]]) -> None:
+    """The real digits as the live referee hears them: each played as a
+    stream (1 s of hiss at -60 dBFS either side) through a fresh listener
+    expecting a pop, PocketSphinx alone and with the digit model."""
+    models: list[tuple[str, DigitModel | None]] = [("PocketSphinx alone", None)]
+    if listener.digits is not None:
+        models.append(("+ the digit model", listener.digits))
+    for label, digits in models:
+        right = wrong = 0
+        for k, (samples, digit, _speaker) in enumerate(clips):
+            acted = _commands(hear_as_stream(listener, samples, seed=k, pop_expected=True,
+                                             digits=digits))
+            right += Command("pop", value=digit) in acted
+            wrong += any(c.intent == "pop" and c.value != digit for c in acted)
+        print(f"  live, a pop expected, {label:20s} acted on right {_pct(right, len(clips))}, "
+              f"a wrong number acted on {_pct(wrong, len(clips))}")
 
 
 # ---- with enrollment (companion enroll-voice) --------------------------------
@@ -650,7 +679,7 @@ def run(args: argparse.Namespace) -> int:
         if "digits" in sections:
             bench_digits(listener, step=5 if args.quick else 1,
                          digits_grammar_too=args.digits_grammar_too,
-                         in_quiet=args.digits_in_quiet)
+                         in_quiet=args.digits_in_quiet, live=args.digits_live)
             bench_enrollment_talk(listener, cache)
         if "latency" in sections:
             bench_latency(listener, cache)
