@@ -30,6 +30,7 @@ session 39), and what is done about each:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -147,7 +148,7 @@ class DigitModel:
 
         try:
             self._decoder: Any = Decoder(hmm=str(model_dir), dict=str(model_dir / "tidigits.dic"),
-                                         samprate=MODEL_RATE, logfn="/dev/null")
+                                         samprate=MODEL_RATE, logfn=os.devnull)
         except (RuntimeError, ValueError) as exc:
             raise UserError(f"the digit model in {model_dir} cannot be loaded ({exc}); "
                             "reinstall the companion") from None
