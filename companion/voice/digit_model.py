@@ -2,14 +2,14 @@
 
 PocketSphinx's wheel ships one English model, trained on 16 kHz speech with
 context-dependent phones. The real spoken digits (8 kHz recordings of three
-speakers) defeat it one time in eight: george's "three" is heard as "two",
-jackson's "one", "four" and "six" as other numbers (docs/voice.md). CMU's
+speakers) defeat it one time in eight: "six" is heard as "one", "two" or
+"three", george's "three" as "two" (docs/voice.md). CMU's
 PocketSphinx test data holds a small model of a different kind: whole-word
 models of the eleven digit words, for the TIDIGITS connected-digits task
 (a corpus of adult and child speakers; how much of it this small model was
 trained on is not documented), on the band below 4 kHz that every
-microphone and every telephone-band recording has. It makes different mistakes from the wheel's
-model (jackson's digits 98% right where the wheel's model gets 81%, theo's
+microphone and every telephone-band recording has. It makes different
+mistakes from the wheel's model (jackson's digits 98% right where the wheel's model gets 81%, theo's
 worse), so when the two disagree on a bare number and this model is sure of
 its own (its rival numbers score well below it), its number is taken.
 
@@ -21,8 +21,9 @@ session 39), and what is done about each:
 
 * The level of the quiet around the word: padded with noise at -76 dBFS it
   hears 88.6% of them right, at -60 dBFS 85%, at -50 dBFS 72%. The frames
-  of the utterance that hold no speech (within 6 dB of its quietest) are
-  therefore replaced with faint noise before it decodes (:func:`quiet_gaps`).
+  of the utterance that hold no speech (within 6 dB of its background
+  level) are therefore replaced with faint noise before it decodes
+  (:func:`quiet_gaps`).
 * Noise under the words: at 20 dB signal-to-noise its vote no longer helps
   and starts to hurt, so it is asked only of utterances whose loud frames
   stand :data:`MIN_SNR_DB` or more over their quiet ones.
@@ -79,8 +80,9 @@ OVERRIDE_BELOW = 0.85
 #: with white noise under the real digits (and 0.25 s of faint noise before
 #: and after, as the endpointer's utterances have) at 30 dB SNR, the
 #: utterances' median 28 dB, the vote still helped (84.6% -> 86.0% right);
-#: at 20 dB (median 19 dB) asked of every clip it lost a point and a half
-#: (75.3% -> 74.4%) and far more with a looser quiet, so it is not asked.
+#: at 20 dB (median 19 dB), asked of every clip, it lost a point (75.3% ->
+#: 74.4% with the first quiet rule tried; 58.0% with the one kept), so it
+#: is not asked there.
 MIN_SNR_DB = 25.0
 #: The faint noise that stands in for the quiet between words (RMS, full
 #: scale 1): about -76 dBFS, where the model hears best.
