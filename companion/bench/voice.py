@@ -31,13 +31,15 @@ import statistics
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from companion import paths
-from companion.voice.audio import RATE, add_noise, read_wav
+from companion.voice import grammar
+from companion.voice.audio import RATE, add_noise, read_wav, room_tone
 from companion.voice.digit_model import DigitModel
 from companion.voice.evalsets import COMMAND_SET, TABLE_TALK
 from companion.voice.grammar import Command, Context
@@ -51,7 +53,7 @@ from companion.voice.policy import (
     Decision,
     Policy,
 )
-from companion.voice.recognisers import Hypothesis
+from companion.voice.recognisers import CheckWorker, Hypothesis
 from companion.voice.synth import VOICES, synthesise
 
 DIGIT_WORDS = ("one", "two", "three", "four", "five", "six")
@@ -68,7 +70,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="also score the real digits with the digits-only grammar")
     parser.add_argument("--digits-live", action="store_true",
                         help="also play each real digit as a live stream through the listener "
-                             "while a pop is expected (with and without the digit model)")
+                             "while a pop is expected, 1 s of its recording's own room tone "
+                             "either side (with and without the digit model)")
     parser.add_argument("--digits-in-quiet", action="store_true",
                         help="the real digits with 0.25 s of a quiet room's hiss (-60 dBFS) "
                              "before and after, as the endpointer cuts a word out of a stream "
@@ -172,13 +175,18 @@ def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
 
 def hear_as_stream(listener: Listener, audio: np.ndarray, seed: int,
                    snr: float | None = None, pop_expected: bool = False,
-                   digits: DigitModel | None | Literal["default"] = "default") -> list[Decision]:
-    """Play one phrase as a live stream (1 s of faint hiss either side, white
+                   digits: DigitModel | None | Literal["default"] = "default",
+                   room: bool = False) -> list[Decision]:
+    """Play one phrase as a live stream (1 s of faint hiss either side, or
+    with *room* of the recording's own room tone, :func:`room_tone`; white
     noise over all of it at *snr*) through a fresh Listener sharing the
     recogniser (with *digits*, and a pop expected from the start when
     *pop_expected*); the decisions that acted on a command or asked one back."""
     rng = np.random.default_rng(seed)
-    hiss = [rng.normal(0, 1e-3, RATE).astype(np.float32) for _ in range(2)]
+    if room:
+        hiss = [room_tone(audio, 1.0, seed=2 * seed + k) for k in range(2)]
+    else:
+        hiss = [rng.normal(0, 1e-3, RATE).astype(np.float32) for _ in range(2)]
     stream = np.concatenate([hiss[0], audio, hiss[1]]).astype(np.float32)
     if snr is not None:
         stream = add_noise(stream, snr, seed=seed)
@@ -384,8 +392,11 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
 
 def bench_digits_live(listener: Listener, clips: list[tuple[np.ndarray, int, str]]) -> None:
     """The real digits as the live referee hears them: each played as a
-    stream (1 s of hiss at -60 dBFS either side) through a fresh listener
-    expecting a pop, PocketSphinx alone and with the digit model."""
+    stream (1 s of its recording's own room tone either side, as a
+    microphone left on in that room hears it) through a fresh listener
+    expecting a pop, PocketSphinx alone and with the digit model. Until
+    session 40 a -60 dBFS hiss was put around them: a step up to each
+    recording's own background (up to 20 dB louder) that no room makes."""
     models: list[tuple[str, DigitModel | None]] = [("PocketSphinx alone", None)]
     if listener.digits is not None:
         models.append(("+ the digit model", listener.digits))
@@ -393,10 +404,10 @@ def bench_digits_live(listener: Listener, clips: list[tuple[np.ndarray, int, str
         right = wrong = 0
         for k, (samples, digit, _speaker) in enumerate(clips):
             acted = _commands(hear_as_stream(listener, samples, seed=k, pop_expected=True,
-                                             digits=digits))
+                                             digits=digits, room=True))
             right += Command("pop", value=digit) in acted
             wrong += any(c.intent == "pop" and c.value != digit for c in acted)
-        print(f"  live, a pop expected, {label:20s} acted on right {_pct(right, len(clips))}, "
+        print(f"  live (its own room around it), a pop expected, {label:20s} acted on right {_pct(right, len(clips))}, "
               f"a wrong number acted on {_pct(wrong, len(clips))}")
 
 
@@ -519,34 +530,59 @@ def bench_latency(listener: Listener, cache: Path) -> None:
     waiting for a core) and by its CPU time (decoding is single-threaded
     and in-process, so this is the latency on a core of its own, and
     repeatable under load).
+
+    Two sets: the synthesised commands, and bare numbers said while a pop
+    is expected (the real spoken digits, or synthesised ones without them),
+    the command players say most, which alone get the bare number's second
+    opinions (:func:`companion.voice.listener.bare_number`).
     """
     print("Latency from end of speech to command (stream in 50 ms blocks on a real-time clock, "
           "endpointer + decode while speaking)")
-    recogniser = listener.recogniser
-    prepare = getattr(recogniser, "prepare_streaming", None)
+    prepare = getattr(listener.recogniser, "prepare_streaming", None)
     if prepare is not None:
         prepare()  # the live decoders load once, before the first utterance
-    worker = getattr(recogniser, "check_worker", None)
+    worker = getattr(listener.recogniser, "check_worker", None)
     if worker is not None and worker.wait_ready(30.0):
         worker.log = []
         print("  the costliest rival search runs in a worker process (on the CPU-time "
               "clock: on a core of its own, its jobs one after another)")
     else:
         worker = None
+    rng = np.random.default_rng(7)
+    commands = [(synthesise(text, voice=VOICES[i % len(VOICES)], cache_dir=cache), expected)
+                for i, (text, expected) in enumerate(COMMAND_SET[:24])]
+    _latency_of(listener, worker, commands, rng, "commands", pop_expected=False)
+    numbers: list[tuple[np.ndarray, Command]]
+    if paths.spoken_digits_dir().is_dir():
+        # two takes of each number by each speaker (takes 0 and 25)
+        files = [f for f in _digit_files(1) if int(f[0].stem.split("_")[2]) in (0, 25)]
+        numbers = [(read_wav(f).samples, Command("pop", value=d)) for f, d, _s in files]
+        label = "real bare numbers, a pop expected"
+    else:
+        numbers = [(synthesise(grammar.number_word(n), voice=VOICES[n % len(VOICES)],
+                               cache_dir=cache), Command("pop", value=n)) for n in range(1, 7)]
+        label = "synthesised bare numbers, a pop expected (no real digits here)"
+    _latency_of(listener, worker, numbers, rng, label, pop_expected=True)
+
+
+def _latency_of(listener: Listener, worker: CheckWorker | None, phrases: list[tuple[np.ndarray, Command]],
+                rng: np.random.Generator, label: str, pop_expected: bool) -> None:
+    """:func:`bench_latency` over *phrases* (speech, the command it says),
+    each in a fresh listener (expecting a pop when *pop_expected*)."""
+    recogniser = listener.recogniser
     # two clocks: the listener's work timed by the wall clock (as loaded as
     # the machine is) and by its CPU time (as on a core of its own)
     latencies: dict[str, list[float]] = {"cpu": [], "wall": []}
     after_s = audio_s = busy_s = stream_s = 0.0
     streamed = acted_right = early = 0
-    rng = np.random.default_rng(7)
-    commands = COMMAND_SET[:24]
-    for i, (text, expected) in enumerate(commands):
-        speech = synthesise(text, voice=VOICES[i % len(VOICES)], cache_dir=cache)
+    for speech, expected in phrases:
         loud = np.nonzero(np.abs(speech) > 0.02 * np.abs(speech).max())[0]
         pad = rng.normal(0, 3e-4, RATE).astype(np.float32)
         stream = np.concatenate([pad, speech, pad, pad]).astype(np.float32)
         true_end = (len(pad) + loud[-1]) / RATE
-        ear = Listener(recogniser=recogniser)
+        ear = Listener(recogniser=recogniser, digits=listener.digits)
+        if pop_expected:
+            ear.policy.expect_pop(0.0)
         block = STREAM_BLOCK
         acted: list[Command | None] = []
         measured = False
@@ -583,22 +619,23 @@ def bench_latency(listener: Listener, cache: Path) -> None:
                 early += last[-1].ended_early
         acted += [h.decision.command for h in ear.finish() if _acts(h.decision)]
         acted_right += acted == [expected]
+    print(f"  {label} ({len(phrases)}):")
     if not latencies["cpu"]:
-        print("  no utterance was detected")
+        print("    no utterance was detected")
         return
     for clock, note in (("cpu", "the listener's CPU time (as on a core of its own)"),
                         ("wall", "the wall clock (as loaded as the machine is now)")):
         values = sorted(latencies[clock])
         med, p90 = statistics.median(values), values[int(0.9 * (len(values) - 1))]
-        print(f"  {note}: median {1000 * med:.0f} ms, 90th percentile {1000 * p90:.0f} ms "
-              f"over {len(values)} commands   target <= 200 ms: {_verdict(med, 0.2, False)}")
+        print(f"    {note}: median {1000 * med:.0f} ms, 90th percentile {1000 * p90:.0f} ms "
+              f"over {len(values)}   target <= 200 ms: {_verdict(med, 0.2, False)}")
     n = len(latencies["cpu"])
-    print(f"      decoded while spoken: {streamed}/{n}; ended before the full "
+    print(f"        decoded while spoken: {streamed}/{n}; ended before the full "
           f"hangover as a finished command: {early}/{n}; the command acted on "
-          f"(and nothing else) through the live stream: {_pct(acted_right, len(commands))}")
-    print(f"  CPU after the end of speech (end-of-speech wait and decision), per second of "
+          f"(and nothing else) through the live stream: {_pct(acted_right, len(phrases))}")
+    print(f"    CPU after the end of speech (end-of-speech wait and decision), per second of "
           f"utterance: {after_s / audio_s:.3f}")
-    print(f"  listener CPU, per second of stream up to the decision: {busy_s / stream_s:.3f}")
+    print(f"    listener CPU, per second of stream up to the decision: {busy_s / stream_s:.3f}")
 
 
 class _WorkerClock:
@@ -623,7 +660,7 @@ class _WorkerClock:
                 return free
         return 0.0
 
-    def block(self, began: float, cpu0: float, log: list[tuple[str, object, float]]) -> float:
+    def block(self, began: float, cpu0: float, log: Sequence[tuple[str, object, float]]) -> float:
         """The events of one block fed to the listener, which began it at
         *began* on the clock with its process time at *cpu0*: the seconds it
         waited for the worker in it."""

@@ -44,6 +44,7 @@ from companion.voice import grammar
 from companion.voice.audio import (
     RATE,
     Samples,
+    clip_key,
     noise_floor,
     resample,
     speech_to_noise_db,
@@ -154,13 +155,24 @@ class DigitModel:
         except (RuntimeError, ValueError) as exc:
             raise UserError(f"the digit model in {model_dir} cannot be loaded ({exc}); "
                             "reinstall the companion") from None
+        self._last: tuple[bytes, Vote] | None = None
         self._decoder.add_jsgf_string("numbers", _jsgf(WORDS))
         for word in WORDS:
             self._decoder.add_jsgf_string(f"not_{word}", _jsgf(w for w in WORDS if w != word))
 
     def vote(self, samples: Samples) -> Vote:
-        """The number said in *samples* (16 kHz) and how sure of it."""
+        """The number said in *samples* (16 kHz) and how sure of it. The
+        last clip's vote is remembered: the listener asks while the speaker
+        pauses, and again when the utterance ends as the same clip."""
         x = np.asarray(samples, dtype=np.float32)
+        key = clip_key(x)
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        vote = self._vote_afresh(x)
+        self._last = (key, vote)
+        return vote
+
+    def _vote_afresh(self, x: Samples) -> Vote:
         narrow = resample(x, RATE, MODEL_RATE)
         pcm = to_pcm16(quiet_gaps(narrow, MODEL_RATE, floor=noise_floor(x)))
         text, own = run_search(self._decoder, "numbers", pcm)

@@ -43,6 +43,7 @@ from companion.voice.audio import (
     NOISY_SNR_DB,
     RATE,
     Samples,
+    clip_key,
     noise_floor,
     pad_with_noise,
     speech_to_noise_db,
@@ -52,6 +53,10 @@ from companion.voice.grammar import Context
 
 #: A clip whose loudest sample stays below this (-60 dBFS) holds no speech.
 SILENCE_PEAK = 1e-3
+
+#: Whole decodes :class:`PocketSphinxRecogniser` remembers: a bare number's
+#: two (its digits, and the number the digit model heard), with room to spare.
+DECODES_KEPT = 4
 
 #: :attr:`Hypothesis.number_margin` when the phrase as heard cannot be
 #: aligned to the audio at all (its search returns nothing), or when no
@@ -226,6 +231,12 @@ class PocketSphinxRecogniser:
         #: Search name -> its JSGF (what a worker needs to build it).
         self._jsgf: dict[str, str] = {}
         self._worker: CheckWorker | None = None
+        #: The last few whole decodes ((search, clip digest) -> the
+        #: hypothesis and the cepstral mean it left): the listener decodes a
+        #: bare number's second opinion while the speaker pauses, and finds
+        #: it here when the utterance ends as the same clip (decoding is
+        #: deterministic, so a remembered answer is the answer).
+        self._decoded: dict[tuple[str, bytes], tuple[Hypothesis, str | None]] = {}
 
     @staticmethod
     def _make_decoder(options: dict[str, Any]) -> Any:
@@ -247,14 +258,13 @@ class PocketSphinxRecogniser:
             options = {**self._options, "cmn": "live"}
             self._live = [self._make_decoder(options), self._make_decoder(options)]
 
-    def _live_decoders(self, digits: bool) -> list[Any]:
-        """The live decoders: grammar and phone loop, and a third for the
-        digits once a stream needs it (about 60 MB each, mostly the
-        acoustic model, which PocketSphinx cannot share between decoders)."""
+    def _live_decoders(self) -> list[Any]:
+        """The live decoders: grammar and phone loop (about 60 MB each,
+        mostly the acoustic model, which PocketSphinx cannot share between
+        decoders). A bare number's digits are decoded in one batch instead
+        (:func:`companion.voice.listener.bare_number`)."""
         self.prepare_streaming()
         assert self._live is not None
-        if digits and len(self._live) < 3:
-            self._live.append(self._make_decoder({**self._options, "cmn": "live"}))
         return self._live
 
     def start_stream(self, context: Context, cmn: str | None = None) -> PocketSphinxStream:
@@ -262,7 +272,7 @@ class PocketSphinxRecogniser:
         :class:`PocketSphinxStream`); *cmn*, the cepstral mean of a recent
         utterance, lets decoding start at once. A stream still open (its
         listener went away mid-utterance) is cancelled first."""
-        decoders = self._live_decoders(digits=context in (Context.POP, Context.ANY))
+        decoders = self._live_decoders()
         if self._open_stream is not None:
             self._open_stream.cancel()
         self._open_stream = PocketSphinxStream(self, context, decoders, cmn)
@@ -335,7 +345,7 @@ class PocketSphinxRecogniser:
             return
         key = (self._clip_id, search)
         if not worker.has(key):
-            worker.submit(key, self._jsgf[search], pcm)
+            worker.submit(key, self._jsgf.get(search), pcm)
 
     def _offloaded(self, search: str, pcm: bytes) -> bool:
         """*search* of *pcm* is with the check worker (sent or answered)."""
@@ -365,8 +375,32 @@ class PocketSphinxRecogniser:
         if len(x) == 0 or float(np.max(np.abs(x))) < SILENCE_PEAK:
             # nothing audible: a grammar decoder would still force a phrase on it
             return Hypothesis("", 0.0, len(x) // 160)
+        key = (search, clip_key(x))
+        known = self._decoded.get(key)
+        if known is not None:
+            hyp, self.last_cmn = known
+            return hyp
+        hyp = self._decode_afresh(x, context, search)
+        self._decoded[key] = (hyp, self.last_cmn)
+        while len(self._decoded) > DECODES_KEPT:
+            del self._decoded[next(iter(self._decoded))]
+        return hyp
+
+    def _decode_afresh(self, x: Samples, context: Context, search: str) -> Hypothesis:
         padded = pad_with_noise(x, level=noise_floor(x))
         pcm = to_pcm16(padded)
+        # the phone loop (the confidence's yardstick, the costliest search
+        # here) is the same search of the same audio for every decode of
+        # this clip (the rival checks pad it the same way): remembered, so a
+        # bare number's second decode finds it done. For the digits (a bare
+        # number's second opinion, which no intent check follows) it goes to
+        # the check worker while the digits search runs here: bare numbers
+        # through the live listener 495-553 -> 455 ms from end of speech to
+        # command. Not for a context's search: the whole-grammar intent
+        # check that follows it is the worker's better use (commands 185 ->
+        # 194-209 ms with the phone loop there instead; docs/voice.md, session 40).
+        if search == Context.DIGITS.value:
+            self._offload("phones", pcm)
         text, score = self._run(search, pcm)
         self.last_cmn = str(self._decoder.get_cmn())
         text = grammar.normalise(text)
@@ -375,9 +409,9 @@ class PocketSphinxRecogniser:
             return Hypothesis("", 0.0, frames)
         unexplained = self._unexplained(x, (len(padded) - len(x)) // 320)
         wake, pause = wake_s(self._decoder), wake_pause_s(self._decoder)
-        _, phone_score = self._run("phones", pcm)
+        _, phone_score = self._check("phones", pcm)
         ratio = score / phone_score if phone_score > 0 else 1.0
-        snr = speech_to_noise_db(samples)
+        snr = speech_to_noise_db(x)
         return Hypothesis(text, min(1.0, ratio), frames, unexplained,
                           self.number_margin(pcm, text, context), snr,
                           self.intent_margin(pcm, text, context, min(1.0, ratio), snr), wake,
@@ -584,8 +618,10 @@ class CheckWorker:
     def has(self, key: JobKey) -> bool:
         return key in self._results or key in self._sent
 
-    def submit(self, key: JobKey, jsgf: str, pcm: bytes) -> bool:
-        """Send a job if the worker is ready and idle; whether it was sent."""
+    def submit(self, key: JobKey, jsgf: str | None, pcm: bytes) -> bool:
+        """Send a job if the worker is ready and idle; whether it was sent.
+        *jsgf* None: the search named in *key* is one every decoder is built
+        with (the phone loop)."""
         if not self.ready():
             return False
         self._collect(block=False)
@@ -657,10 +693,13 @@ def _check_worker_main(conn: Any, options: dict[str, Any]) -> None:
         if job is None:
             return
         key, jsgf, pcm = job
-        name = names.get(jsgf)
-        if name is None:
-            name = names[jsgf] = f"check{len(names)}"
-            decoder.add_jsgf_string(name, jsgf)
+        if jsgf is None:  # a search the decoder was built with (the phone loop)
+            name = key[1]
+        else:
+            name = names.get(jsgf)
+            if name is None:
+                name = names[jsgf] = f"check{len(names)}"
+                decoder.add_jsgf_string(name, jsgf)
         started = time.process_time()
         result = run_search(decoder, name, pcm)
         conn.send((key, result, time.process_time() - started))
@@ -764,9 +803,10 @@ class PocketSphinxStream:
     PocketSphinx normalises each utterance by its cepstral mean (batch CMN);
     decoding incrementally needs that mean before the utterance is over. So
     the first :data:`PRIME_S` seconds are buffered, their batch mean is
-    computed, and three live decoders (the context's grammar, the phone loop
-    for the confidence, and the digits for the pop second opinion) start
-    from it and are fed every block as it arrives. At the end only the last
+    computed, and two live decoders (the context's grammar, and the phone
+    loop for the confidence) start from it and are fed every block as it
+    arrives (a bare number's second opinion, the digits, is decoded in one
+    batch: :func:`companion.voice.listener.bare_number`). At the end only the last
     block and the final search step remain: the latency from end of speech
     to command is then the endpointer's hangover plus a few milliseconds,
     instead of hangover plus two whole decodes. An utterance shorter than
@@ -782,18 +822,15 @@ class PocketSphinxStream:
         self.context = context
         self._owner = owner
         self._decoders = decoders
-        self._searches = (context.value, "phones", Context.DIGITS.value)
-        self._digits = context in (Context.POP, Context.ANY)
+        self._searches = (context.value, "phones")
         self._buffer: list[Samples] = []
         self._buffered = 0
         self._started = False
         self._cmn = cmn
         self._rng = np.random.default_rng(0)
-        self.second_opinion: Hypothesis | None = None
 
     def _active(self) -> tuple[tuple[Any, str], ...]:
-        pairs = tuple(zip(self._decoders, self._searches, strict=False))
-        return pairs if self._digits else pairs[:2]
+        return tuple(zip(self._decoders, self._searches, strict=False))
 
     def _pcm(self, samples: Samples) -> bytes:
         x = np.asarray(samples, dtype=np.float32)
@@ -851,31 +888,19 @@ class PocketSphinxStream:
         frames = self._decoders[0].n_frames()
         x = np.asarray(clip, dtype=np.float32)
         checks = _Checks(self._owner, x)
-        phone_score = results[1][1]
-
-        def hypothesis(decoder: Any, text: str, score: float, context: Context,
-                       check: bool = True) -> Hypothesis:
-            text = grammar.normalise(text)
-            if not text:
-                return Hypothesis("", 0.0, frames)
-            ratio = min(1.0, score / phone_score if phone_score > 0 else 1.0)
-            heard = Hypothesis(text, ratio, frames, unexplained_s(decoder, x, 0, WORD_TAIL_FRAMES),
-                               snr_db=checks.snr_db, wake_s=wake_s(decoder),
-                               wake_pause_s=wake_pause_s(decoder))
-            if not check or (rivals_matter is not None and not rivals_matter(heard)):
-                return heard
-            margin, intent_margin = checks.run(text, context, ratio)
-            return replace(heard, number_margin=margin, intent_margin=intent_margin)
-
-        main = hypothesis(self._decoders[0], results[0][0], results[0][1], self.context)
-        if self._digits:
-            # the digits' answer stands in only for a pop (listener.wants_second_opinion):
-            # check its number only then
-            command = main.command(self.context)
-            self.second_opinion = hypothesis(self._decoders[2], results[2][0], results[2][1],
-                                             Context.DIGITS,
-                                             command is not None and command.intent == "pop")
-        return main
+        (text, score), (_, phone_score) = results
+        text = grammar.normalise(text)
+        if not text:
+            return Hypothesis("", 0.0, frames)
+        ratio = min(1.0, score / phone_score if phone_score > 0 else 1.0)
+        decoder = self._decoders[0]
+        heard = Hypothesis(text, ratio, frames, unexplained_s(decoder, x, 0, WORD_TAIL_FRAMES),
+                           snr_db=checks.snr_db, wake_s=wake_s(decoder),
+                           wake_pause_s=wake_pause_s(decoder))
+        if rivals_matter is not None and not rivals_matter(heard):
+            return heard
+        margin, intent_margin = checks.run(text, self.context, ratio)
+        return replace(heard, number_margin=margin, intent_margin=intent_margin)
 
     def partial(self) -> tuple[str, float]:
         """What the grammar decoder hears so far, and its confidence so far
@@ -929,12 +954,6 @@ class PocketSphinxStream:
             if not rivals_matter(so_far):
                 return text
         checks.prefetch(text, self.context, ratio)
-        if self._digits:
-            command = grammar.parse(text, self.context)
-            digits = self._decoders[2].hyp()
-            digit_text = grammar.normalise(digits.hypstr) if digits is not None else ""
-            if command is not None and command.intent == "pop" and digit_text:
-                checks.prefetch(digit_text, Context.DIGITS, ratio)
         return text
 
 

@@ -130,3 +130,25 @@ def test_listen_prints_the_good_files_around_a_cut_one(tmp_path: Path,
     assert code == 1
     assert [json.loads(line)["file"] for line in out.splitlines()] == [str(cut), str(good)]
     assert "empty.wav: the WAV file holds no audio" in err and "Traceback" not in err
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from companion.voice import audio
+
+    assert doctest.testmod(audio).failed == 0
+
+
+def test_room_tone_goes_on_at_the_recordings_own_level() -> None:
+    from companion.voice.audio import room_tone
+
+    rng = np.random.default_rng(3)
+    word = np.sin(2 * np.pi * 300 * np.arange(8000) / RATE) * 0.3
+    for level in (1e-3, 1e-2):
+        clip = np.concatenate([rng.normal(0, level, 4000), word, rng.normal(0, level, 4000)])
+        tone = room_tone(clip.astype(np.float32), 1.0, seed=1)
+        assert len(tone) == RATE and tone.dtype == np.float32
+        assert 0.7 * level < float(np.sqrt(np.mean(tone ** 2))) < 1.1 * level
+        assert np.array_equal(tone, room_tone(clip.astype(np.float32), 1.0, seed=1))
+    assert len(room_tone(np.zeros(100, np.float32), 0.5)) == 8000  # too short to measure: silence

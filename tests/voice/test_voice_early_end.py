@@ -151,3 +151,38 @@ def test_in_noise_a_finished_command_waits_for_the_full_hangover() -> None:
     [(when, heard)] = _play(ear, noisy)
     assert heard.decision.command == Command("skip") and not heard.ended_early
     assert when >= SPEECH_END_S + ear.endpointer.hangover / 100
+
+
+def test_a_bare_numbers_digits_are_decoded_in_the_pause_on_the_final_clip() -> None:
+    # a pop expected, "five" heard: the digits grammar's batch decode (the
+    # second opinion, bare_number) runs while the speaker pauses, on the clip
+    # the utterance then ends as, and again at the end (where the real
+    # recogniser finds it remembered)
+    decoded: list[tuple[float, int, Context]] = []
+
+    class Digits(ScriptedRecogniser):
+        clock = 0.0
+
+        def decode(self, samples: Samples, context: Context) -> Hypothesis:
+            decoded.append((self.clock, len(samples), context))
+            return Hypothesis("five", 0.99)
+
+    recogniser = Digits("five")
+    ear = Listener(recogniser=recogniser, digits=None)  # type: ignore[arg-type]
+    ear.policy.expect_pop(0.0)
+    heard = []
+    for i in range(0, len(SPEECH), BLOCK):
+        recogniser.clock = (i + BLOCK) / RATE
+        heard += ear.feed(SPEECH[i:i + BLOCK])
+    [one] = heard
+    assert one.decision.command == Command("pop", value=5)
+    n = len(one.utterance.samples)
+    [(paused_at, paused_n, c1), (ended_at, ended_n, c2)] = decoded
+    assert (paused_n, ended_n, c1, c2) == (n, n, Context.DIGITS, Context.DIGITS)
+    assert paused_at < SPEECH_END_S + ear.endpointer.hangover / 100 <= ended_at
+    # a number said with the wake word, or in a phrase with "was", gets no second opinion
+    decoded.clear()
+    ear = Listener(recogniser=Digits("it was a five"), digits=None)  # type: ignore[arg-type]
+    ear.policy.expect_pop(0.0)
+    _play(ear, SPEECH)
+    assert decoded == []

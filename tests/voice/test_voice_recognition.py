@@ -332,3 +332,43 @@ def test_a_final_stop_released_into_the_silence_is_not_outside_the_grammar(speec
     stream = np.concatenate([_quiet(1.0), speech("Stop.", "en-us", 150), _quiet(1.0, 1)])
     heard = _stream_through(Listener(recogniser=recogniser), stream)
     assert [(h.decision.action, h.decision.command) for h in heard] == [("apply", Command("stop"))]
+
+
+def test_a_clip_decoded_again_is_remembered_not_searched_again(speech, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the listener decodes a bare number's digits while the speaker pauses,
+    # and again when the utterance ends as the same clip
+    from companion.voice.recognisers import DECODES_KEPT, PocketSphinxRecogniser
+
+    fresh = PocketSphinxRecogniser()
+    searches = _count_searches(monkeypatch, fresh)
+    five = np.concatenate([_quiet(0.3, 5), speech("Five.", "en-us", 160), _quiet(0.3, 6)])
+    first = fresh.decode(five, Context.DIGITS)
+    assert first.text == "five" and len(searches) >= 2  # the digits and the phone loop at least
+    done = len(searches)
+    assert fresh.decode(five.copy(), Context.DIGITS) == first and len(searches) == done
+    # the phone loop of the same clip is shared by every search of it
+    fresh.decode(five, Context.POP)
+    assert "pop" in searches[done:] and "phones" not in searches[done:]
+    # other audio is decoded afresh, and only the last few clips are kept
+    for k in range(DECODES_KEPT):
+        fresh.decode(np.concatenate([_quiet(0.1, 20 + k), five]), Context.DIGITS)
+    done = len(searches)
+    fresh.decode(five, Context.DIGITS)
+    assert len(searches) > done
+
+
+def test_the_check_worker_runs_the_phone_loop_too(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
+    from companion.voice.recognisers import PocketSphinxRecogniser
+
+    five = np.concatenate([_quiet(0.3, 5), speech("Five.", "en-gb", 160), _quiet(0.3, 6)])
+    reference = PocketSphinxRecogniser().decode(five, Context.DIGITS)  # every search here
+    fresh = PocketSphinxRecogniser()
+    fresh.start_check_worker()
+    try:
+        worker = fresh.check_worker
+        assert worker is not None and worker.wait_ready(60.0)
+        worker.log = []
+        assert fresh.decode(five, Context.DIGITS) == reference
+        assert [key[1] for kind, key, _v in worker.log if kind == "submit"] == ["phones"]
+    finally:
+        fresh.close()
