@@ -176,15 +176,16 @@ def bench_commands(listener: Listener, voices: tuple[str, ...], cache: Path,
 def hear_as_stream(listener: Listener, audio: np.ndarray, seed: int,
                    snr: float | None = None, pop_expected: bool = False,
                    digits: DigitModel | None | Literal["default"] = "default",
-                   room: bool = False) -> list[Decision]:
+                   room: np.ndarray | None = None) -> list[Decision]:
     """Play one phrase as a live stream (1 s of faint hiss either side, or
-    with *room* of the recording's own room tone, :func:`room_tone`; white
-    noise over all of it at *snr*) through a fresh Listener sharing the
-    recogniser (with *digits*, and a pop expected from the start when
+    of the room tone of *room*, the speaker's recordings: :func:`room_tone`;
+    white noise over all of it at *snr*) through a fresh Listener sharing
+    the recogniser (with *digits*, and a pop expected from the start when
     *pop_expected*); the decisions that acted on a command or asked one back."""
     rng = np.random.default_rng(seed)
-    if room:
-        hiss = [room_tone(audio, 1.0, seed=2 * seed + k) for k in range(2)]
+    if room is not None:
+        hiss = [room_tone(room, 1.0, seed=2 * seed + k, percentile=ROOM_PERCENTILE)
+                for k in range(2)]
     else:
         hiss = [rng.normal(0, 1e-3, RATE).astype(np.float32) for _ in range(2)]
     stream = np.concatenate([hiss[0], audio, hiss[1]]).astype(np.float32)
@@ -297,6 +298,12 @@ def _digit_files(step: int) -> list[tuple[Path, int, str]]:
     return out
 
 
+#: --digits-live: the room tone around each real digit is that of the
+#: quietest frames of all its speaker's recordings, this percentile of
+#: them (a clip's own quietest tenth is often still the word's edges: 4-14
+#: dB louder than its speaker's room at this percentile).
+ROOM_PERCENTILE = 5.0
+
 #: --digits-in-quiet: seconds and RMS of the hiss put around each real digit.
 QUIET_AROUND_S, QUIET_AROUND_RMS = 0.25, 1e-3
 
@@ -392,19 +399,22 @@ def bench_digits(listener: Listener, step: int, digits_grammar_too: bool = False
 
 def bench_digits_live(listener: Listener, clips: list[tuple[np.ndarray, int, str]]) -> None:
     """The real digits as the live referee hears them: each played as a
-    stream (1 s of its recording's own room tone either side, as a
-    microphone left on in that room hears it) through a fresh listener
-    expecting a pop, PocketSphinx alone and with the digit model. Until
-    session 40 a -60 dBFS hiss was put around them: a step up to each
+    stream (1 s of its speaker's room tone either side, as a microphone
+    left on in that room hears it: the quietest twentieth of the frames of
+    all that speaker's recordings, :func:`room_tone`) through a fresh
+    listener expecting a pop, PocketSphinx alone and with the digit model.
+    Until session 40 a -60 dBFS hiss was put around them: a step up to each
     recording's own background (up to 20 dB louder) that no room makes."""
+    rooms = {speaker: np.concatenate([c for c, _d, s in clips if s == speaker])
+             for speaker in {s for _c, _d, s in clips}}
     models: list[tuple[str, DigitModel | None]] = [("PocketSphinx alone", None)]
     if listener.digits is not None:
         models.append(("+ the digit model", listener.digits))
     for label, digits in models:
         right = wrong = 0
-        for k, (samples, digit, _speaker) in enumerate(clips):
+        for k, (samples, digit, speaker) in enumerate(clips):
             acted = _commands(hear_as_stream(listener, samples, seed=k, pop_expected=True,
-                                             digits=digits, room=True))
+                                             digits=digits, room=rooms[speaker]))
             right += Command("pop", value=digit) in acted
             wrong += any(c.intent == "pop" and c.value != digit for c in acted)
         print(f"  live (its own room around it), a pop expected, {label:20s} acted on right {_pct(right, len(clips))}, "
