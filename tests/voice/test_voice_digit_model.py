@@ -14,7 +14,7 @@ from companion.voice import digit_model
 from companion.voice.audio import add_noise, read_wav, room_tone
 from companion.voice.digit_model import DigitModel, load_digit_model
 from companion.voice.grammar import Command, Context
-from companion.voice.listener import Listener, decode_in_context
+from companion.voice.listener import Heard, Listener, decode_in_context
 from companion.voice.recognisers import Hypothesis
 
 
@@ -145,6 +145,16 @@ def test_a_real_six_heard_as_one_is_put_right(model: DigitModel) -> None:
     assert model.check(six, Hypothesis("six", 0.95), Context.POP).text == "six"
 
 
+def _heard_live(recogniser, stream: np.ndarray, digits: DigitModel | None | str) -> list[Heard]:  # type: ignore[no-untyped-def]
+    """*stream* through a fresh listener expecting a pop, in 50 ms blocks."""
+    ear = Listener(recogniser=recogniser, digits=digits)  # type: ignore[arg-type]
+    ear.policy.expect_pop(0.0)
+    heard = []
+    for i in range(0, len(stream), 800):
+        heard += ear.feed(stream[i:i + 800].astype(np.float32))
+    return heard + ear.finish()
+
+
 def test_a_real_six_said_while_a_pop_is_expected_is_heard_live(recogniser) -> None:  # type: ignore[no-untyped-def]
     # the live path: the endpointer cuts the word out of a stream (with the
     # room's hiss before and after it), decoded while it is spoken; then the
@@ -155,13 +165,8 @@ def test_a_real_six_said_while_a_pop_is_expected_is_heard_live(recogniser) -> No
     stream = np.concatenate([rng.normal(0, 1e-3, 16000), six, rng.normal(0, 1e-3, 16000)])
 
     def hear(digits: DigitModel | None | str) -> list[tuple[str, Command | None]]:
-        ear = Listener(recogniser=recogniser, digits=digits)  # type: ignore[arg-type]
-        ear.policy.expect_pop(0.0)
-        heard = []
-        for i in range(0, len(stream), 800):
-            heard += ear.feed(stream[i:i + 800].astype(np.float32))
-        heard += ear.finish()
-        return [(h.decision.action, h.decision.command) for h in heard]
+        return [(h.decision.action, h.decision.command)
+                for h in _heard_live(recogniser, stream, digits)]
 
     assert hear("default") == [("apply", Command("pop", value=6))]
     assert hear(None) != [("apply", Command("pop", value=6))]
@@ -175,12 +180,7 @@ def test_a_real_six_decoded_while_spoken_gets_the_whole_clips_digits(recogniser)
     six = read_wav(_real("6_theo_43.wav")).samples
     stream = np.concatenate([room_tone(six, 1.0, seed=1), six, room_tone(six, 1.0, seed=2)])
     for digits in ("default", None):
-        ear = Listener(recogniser=recogniser, digits=digits)  # type: ignore[arg-type]
-        ear.policy.expect_pop(0.0)
-        heard = []
-        for i in range(0, len(stream), 800):
-            heard += ear.feed(stream[i:i + 800].astype(np.float32))
-        heard += ear.finish()
+        heard = _heard_live(recogniser, stream, digits)
         assert [h.streamed for h in heard] == [True]
         assert [(h.decision.action, h.decision.command) for h in heard] == [
             ("apply", Command("pop", value=6))]

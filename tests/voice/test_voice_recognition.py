@@ -8,8 +8,11 @@ espeak-ng versions, high enough to catch a regression.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -267,17 +270,11 @@ def _noisy_pop(speech) -> np.ndarray:  # type: ignore[no-untyped-def]
 
 
 def test_a_check_worker_gives_the_same_figures(speech, recogniser) -> None:  # type: ignore[no-untyped-def]
-    from companion.voice.recognisers import PocketSphinxRecogniser
 
     clip = _noisy_pop(speech)
     reference = _streamed(recogniser, clip)  # every search in this process
     assert reference.number_margin is not None and reference.intent_margin is not None
-    fresh = PocketSphinxRecogniser()
-    fresh.start_check_worker()
-    try:
-        worker = fresh.check_worker
-        assert worker is not None and worker.wait_ready(60.0)
-        worker.log = []
+    with _with_worker() as (fresh, worker):
         assert _streamed(fresh, clip, speculate_on=clip) == reference  # offloaded in the pause
         assert [kind for kind, _key, _v in worker.log].count("submit") == 1
         assert _streamed(fresh, clip) == reference  # offloaded at the end
@@ -285,6 +282,20 @@ def test_a_check_worker_gives_the_same_figures(speech, recogniser) -> None:  # t
         worker._process.kill()
         worker._process.join(5.0)
         assert _streamed(fresh, clip, speculate_on=clip) == reference
+
+
+@contextlib.contextmanager
+def _with_worker() -> Iterator[tuple[Any, Any]]:
+    """A fresh recogniser with its check worker started and logging."""
+    from companion.voice.recognisers import PocketSphinxRecogniser
+
+    fresh = PocketSphinxRecogniser()
+    fresh.start_check_worker()
+    try:
+        worker = fresh.check_worker
+        assert worker is not None and worker.wait_ready(60.0)
+        worker.log = []
+        yield fresh, worker
     finally:
         fresh.close()
 
@@ -362,13 +373,6 @@ def test_the_check_worker_runs_the_phone_loop_too(speech, recogniser) -> None:  
 
     five = np.concatenate([_quiet(0.3, 5), speech("Five.", "en-gb", 160), _quiet(0.3, 6)])
     reference = PocketSphinxRecogniser().decode(five, Context.DIGITS)  # every search here
-    fresh = PocketSphinxRecogniser()
-    fresh.start_check_worker()
-    try:
-        worker = fresh.check_worker
-        assert worker is not None and worker.wait_ready(60.0)
-        worker.log = []
+    with _with_worker() as (fresh, worker):
         assert fresh.decode(five, Context.DIGITS) == reference
         assert [key[1] for kind, key, _v in worker.log if kind == "submit"] == ["phones"]
-    finally:
-        fresh.close()
