@@ -394,11 +394,12 @@ class PocketSphinxRecogniser:
         # this clip (the rival checks pad it the same way): remembered, so a
         # bare number's second decode finds it done. For the digits (a bare
         # number's second opinion, which no intent check follows) it goes to
-        # the check worker while the digits search runs here: bare numbers
-        # through the live listener 495-553 -> 455 ms from end of speech to
-        # command. Not for a context's search: the whole-grammar intent
+        # the check worker while the digits search runs here: six
+        # synthesised bare numbers through the live listener 495-553 ->
+        # 435-442 ms from end of speech to command (bench voice --only
+        # latency). Not for a context's search: the whole-grammar intent
         # check that follows it is the worker's better use (commands 185 ->
-        # 194-209 ms with the phone loop there instead; docs/voice.md, session 40).
+        # 194-209 ms with the phone loop there too; docs/voice.md, session 40).
         if search == Context.DIGITS.value:
             self._offload("phones", pcm)
         text, score = self._run(search, pcm)
