@@ -231,12 +231,12 @@ class PocketSphinxRecogniser:
         #: Search name -> its JSGF (what a worker needs to build it).
         self._jsgf: dict[str, str] = {}
         self._worker: CheckWorker | None = None
-        #: The last few whole decodes ((search, clip digest) -> the
+        #: The last few whole decodes ((context, search, clip digest) -> the
         #: hypothesis and the cepstral mean it left): the listener decodes a
         #: bare number's second opinion while the speaker pauses, and finds
         #: it here when the utterance ends as the same clip (decoding is
         #: deterministic, so a remembered answer is the answer).
-        self._decoded: dict[tuple[str, bytes], tuple[Hypothesis, str | None]] = {}
+        self._decoded: dict[tuple[str, str, bytes], tuple[Hypothesis, str | None]] = {}
 
     @staticmethod
     def _make_decoder(options: dict[str, Any]) -> Any:
@@ -375,7 +375,7 @@ class PocketSphinxRecogniser:
         if len(x) == 0 or float(np.max(np.abs(x))) < SILENCE_PEAK:
             # nothing audible: a grammar decoder would still force a phrase on it
             return Hypothesis("", 0.0, len(x) // 160)
-        key = (search, clip_key(x))
+        key = (context.value, search, clip_key(x))
         known = self._decoded.get(key)
         if known is not None:
             hyp, self.last_cmn = known
