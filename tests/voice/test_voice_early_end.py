@@ -30,7 +30,6 @@ class ScriptedStream:
 
     def __init__(self, context: Context, texts: list[str]) -> None:
         self.context = context
-        self.second_opinion: Hypothesis | None = None
         self._texts = texts
         self.speculated: list[int] = []  # clip lengths the checks were run on
         self.finished: list[int] = []
