@@ -44,8 +44,20 @@ RENDER_TIMEOUT_S = 15.0
 VOLUME_STEP = 0.2
 
 
+#: Sentences in a row the engine may answer without audio before it is taken
+#: for broken. One lost sentence is not: on a busy two-core machine espeak-ng
+#: once wrote nothing within the worker's two waits, and the demo then went
+#: text-only for the rest of its game (session 40).
+LOST_IN_A_ROW = 3
+
+
 class SynthesisError(RuntimeError):
     """The speech engine is missing, failed or hung."""
+
+
+class SentenceLost(SynthesisError):
+    """The engine answered but wrote no audio for one sentence: that sentence
+    is only printed, and the next one is tried."""
 
 
 def worker_command() -> list[str]:
@@ -66,6 +78,7 @@ class Synthesiser:
         self._timeout = timeout
         self._proc: subprocess.Popen[str] | None = None
         self.failure: str | None = None
+        self._lost = 0  # sentences in a row answered without audio
 
     def _read_line(self, deadline: float) -> dict[str, Any]:
         assert self._proc is not None and self._proc.stdout is not None
@@ -99,19 +112,34 @@ class Synthesiser:
         if self.failure:
             raise SynthesisError(self.failure)
         try:
-            if self._proc is None or self._proc.poll() is not None:
-                self._start()
-            assert self._proc is not None and self._proc.stdin is not None
-            request = {"text": text, "path": str(path), "rate": rate, "voice": voice}
-            self._proc.stdin.write(json.dumps(request) + "\n")
-            self._proc.stdin.flush()
-            reply = self._read_line(time.monotonic() + self._timeout)
+            reply = self._request(text, path, rate, voice)
             if not reply.get("ok"):
-                raise SynthesisError(str(reply.get("error")))
+                # once more from a fresh worker process (a fresh engine)
+                self.close()
+                reply = self._request(text, path, rate, voice)
+            if not reply.get("ok"):
+                self._lost += 1
+                if self._lost < LOST_IN_A_ROW:
+                    raise SentenceLost(str(reply.get("error")))
+                raise SynthesisError(f"{reply.get('error')}, {self._lost} sentences in a row")
+            self._lost = 0
+        except SentenceLost:
+            raise
         except (SynthesisError, OSError, ValueError) as exc:
             self.failure = str(exc) or type(exc).__name__
             self.close()
             raise SynthesisError(self.failure) from None
+
+    def _request(self, text: str, path: Path, rate: int | None,
+                 voice: str | None) -> dict[str, Any]:
+        """One sentence to the worker (started if need be); its reply."""
+        if self._proc is None or self._proc.poll() is not None:
+            self._start()
+        assert self._proc is not None and self._proc.stdin is not None
+        request = {"text": text, "path": str(path), "rate": rate, "voice": voice}
+        self._proc.stdin.write(json.dumps(request) + "\n")
+        self._proc.stdin.flush()
+        return self._read_line(time.monotonic() + self._timeout)
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
@@ -365,6 +393,10 @@ class Speaker:
         wav = self._tmp / f"{self._count:04d}.wav"
         try:
             self._synth.render(item.text, wav, rate=self.rate, voice=self.voice)
+        except SentenceLost as exc:
+            self._notice(f"speech: an announcement could not be spoken ({exc}); it is printed, "
+                         "and speech goes on")
+            return
         except SynthesisError as exc:
             self._notice(f"speech: the speech engine is unavailable ({exc}); "
                          "announcements continue as text only")

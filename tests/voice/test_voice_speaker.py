@@ -219,3 +219,70 @@ def test_louder_before_the_mute_notice_is_said_keeps_the_sound(tmp_path: Path) -
         speaker.wait_idle()
     assert _lines(out).count(f"say: {MUTED_NOTICE}") == 2
     assert "say: still here" in _lines(out)
+
+
+#: A stand-in speech worker: ready, then for each request a short WAV, or
+#: no audio where the sentence's text begins "lost" (or, for "once:FILE",
+#: the first time only: the worker leaves FILE behind).
+_FLAKY_WORKER = """
+import json, os, sys, wave
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    once = req["text"].split("once:")[-1] if "once:" in req["text"] else None
+    if once is not None and not os.path.exists(once):
+        open(once, "w").close()  # this worker loses it; the next one will not
+        print(json.dumps({"ok": False, "error": "RuntimeError: the engine wrote no audio"}), flush=True)
+        continue
+    if req["text"].startswith("lost"):
+        print(json.dumps({"ok": False, "error": "RuntimeError: the engine wrote no audio"}), flush=True)
+        continue
+    with wave.open(req["path"], "wb") as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(22050)
+        w.writeframes(b"\\x10\\x00" * 2205)
+    print(json.dumps({"ok": True}), flush=True)
+"""
+
+
+def test_a_sentence_the_engine_loses_is_printed_and_speech_goes_on(tmp_path: Path) -> None:
+    out, notices = io.StringIO(), io.StringIO()
+    speaker = Speaker(transcript=out, notices=notices, play=False, speech_out=tmp_path,
+                      synthesiser=Synthesiser([sys.executable, "-c", _FLAKY_WORKER], timeout=10.0))
+    for text in ("line 0", "lost 1", "line 2", "lost 3", "line 4"):
+        speaker.say(text)
+    speaker.close()
+    assert _lines(out) == ["say: line 0", "say: lost 1", "say: line 2", "say: lost 3", "say: line 4"]
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["0001.wav", "0003.wav", "0005.wav"]
+    [note] = _lines(notices)  # said once
+    assert "could not be spoken" in note and "goes on" in note
+
+
+def test_an_engine_that_loses_every_sentence_is_given_up_after_a_few(tmp_path: Path) -> None:
+    from companion.voice.speaker import LOST_IN_A_ROW
+
+    out, notices = io.StringIO(), io.StringIO()
+    synth = Synthesiser([sys.executable, "-c", _FLAKY_WORKER], timeout=10.0)
+    speaker = Speaker(transcript=out, notices=notices, play=False, speech_out=tmp_path,
+                      synthesiser=synth)
+    for i in range(LOST_IN_A_ROW + 2):
+        speaker.say(f"lost {i}")
+    speaker.say("line after")  # not tried: the engine is taken for broken
+    speaker.close()
+    assert len(_lines(out)) == LOST_IN_A_ROW + 3
+    assert list(tmp_path.iterdir()) == [] and synth.failure is not None
+    notes = _lines(notices)
+    assert len(notes) == 2 and "could not be spoken" in notes[0]
+    assert "unavailable" in notes[1] and "in a row" in notes[1]
+
+
+def test_a_sentence_lost_once_is_rendered_by_a_fresh_worker(tmp_path: Path) -> None:
+    out, notices = io.StringIO(), io.StringIO()
+    wavs = tmp_path / "wavs"
+    wavs.mkdir()
+    speaker = Speaker(transcript=out, notices=notices, play=False, speech_out=wavs,
+                      synthesiser=Synthesiser([sys.executable, "-c", _FLAKY_WORKER], timeout=10.0))
+    speaker.say(f"once:{tmp_path / 'marker'}")
+    speaker.say("line 1")
+    speaker.close()
+    assert sorted(f.name for f in wavs.iterdir()) == ["0001.wav", "0002.wav"]
+    assert _lines(notices) == []
