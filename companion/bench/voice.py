@@ -70,7 +70,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="also score the real digits with the digits-only grammar")
     parser.add_argument("--digits-live", action="store_true",
                         help="also play each real digit as a live stream through the listener "
-                             "while a pop is expected, 1 s of its recording's own room tone "
+                             "while a pop is expected, 1 s of its speaker's room tone "
                              "either side (with and without the digit model)")
     parser.add_argument("--digits-in-quiet", action="store_true",
                         help="the real digits with 0.25 s of a quiet room's hiss (-60 dBFS) "
@@ -417,8 +417,8 @@ def bench_digits_live(listener: Listener, clips: list[tuple[np.ndarray, int, str
                                              digits=digits, room=rooms[speaker]))
             right += Command("pop", value=digit) in acted
             wrong += any(c.intent == "pop" and c.value != digit for c in acted)
-        print(f"  live (its own room around it), a pop expected, {label:20s} acted on right {_pct(right, len(clips))}, "
-              f"a wrong number acted on {_pct(wrong, len(clips))}")
+        print(f"  live (its speaker's room around it), a pop expected, {label:20s} acted on "
+              f"right {_pct(right, len(clips))}, a wrong number acted on {_pct(wrong, len(clips))}")
 
 
 # ---- with enrollment (companion enroll-voice) --------------------------------

@@ -268,7 +268,7 @@ def room_tone(samples: Samples, seconds: float, seed: int = 0,
     real digits' background is -60 to -39 dBFS from one speaker to the next.
     Played into a stream between a quieter hiss, the step at each end is
     sound no room makes, and the policy counts it as speech outside the
-    grammar (on the real digits through the live listener, 99 of 900 heard
+    grammar (on the real digits through the live listener, 94 of 900 heard
     right were ignored so). Seeded, so a stream always decodes the same way.
 
     >>> rng = np.random.default_rng(1)
