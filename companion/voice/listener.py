@@ -100,7 +100,8 @@ def bare_number(recogniser: Recogniser, hyp: Hypothesis, samples: Samples, conte
     listener (each in its speaker's room tone) acting on the batch decode
     took 86.3% -> 89.8% right and 7.0% -> 6.7% wrong (docs/voice.md, session 40).
     The listener runs it while the speaker pauses (:meth:`Listener.feed`),
-    so that the answer is ready when the hangover ends."""
+    so that the answer is ready when the hangover ends. Returns *hyp*
+    itself when neither second opinion had anything to say."""
     second = recogniser.decode(samples, Context.DIGITS)
     if second.text:
         hyp = second
@@ -212,8 +213,11 @@ class Listener:
             hyp = stream.finish(utterance.samples, self._rivals_matter(context, onset))
             streamed = hyp is not None
             if hyp is not None and wants_second_opinion(hyp, context):
-                hyp = bare_number(self.recogniser, hyp, utterance.samples, context,
-                                  self._digits_in_use())
+                answer = bare_number(self.recogniser, hyp, utterance.samples, context,
+                                     self._digits_in_use())
+                # the stream's own answer stands (the digits heard nothing):
+                # decoded whole below, with the rival checks it left out
+                hyp = None if answer is hyp else answer
         else:
             context = self.policy.context(when)
         if hyp is None:
@@ -243,12 +247,16 @@ class Listener:
                        onset: float | None) -> Callable[[Hypothesis], bool] | None:
         """The policy's judgement of whether the rival checks of a streamed
         utterance can change its decision (see
-        :meth:`~companion.voice.policy.Policy.rivals_matter`); None (always
+        :meth:`~companion.voice.policy.Policy.rivals_matter`), never for a
+        bare pop, whose answer is the digits' own decode with its own checks
+        (:func:`bare_number`: the stream's intent check on it was thrown
+        away, about 70 ms of a bare number's wait); None (always
         run them) with voice profiles, whose fusion may still rescue a
         number the policy would ignore on PocketSphinx's evidence alone."""
         if self.voices is not None:
             return None
-        return lambda hyp: self.policy.rivals_matter(hyp, context, onset)
+        return lambda hyp: (not wants_second_opinion(hyp, context)
+                            and self.policy.rivals_matter(hyp, context, onset))
 
     def feed(self, samples: Samples) -> list[Heard]:
         """Consume a block of 16 kHz samples; return what was heard in it.

@@ -429,7 +429,8 @@ class PocketSphinxRecogniser:
         0.94-1.05 when white noise ate its sounds ("pop six" heard as "pop
         two") or table talk was forced onto a pop (measured on development
         voices, docs/voice.md). :data:`UNALIGNED_MARGIN` (unsure) when
-        either search finds no path. None when *text* has no number.
+        either search finds no path. None when *text* has no number or is a
+        bare number (not checked: :meth:`number_searches`).
         """
         searches = self.number_searches(text, context)
         if searches is None:
@@ -452,9 +453,12 @@ class PocketSphinxRecogniser:
 
     def number_searches(self, text: str, context: Context) -> tuple[str, str] | None:
         """The searches of :meth:`number_margin` (the phrase as heard, the
-        phrase with any other number), or None when *text* has no number."""
+        phrase with any other number), or None when *text* has no number or
+        is a bare number: the policy never asks a bare number back
+        (:meth:`~companion.voice.policy.Policy.unsure_of_number`), and its
+        check had cost about 70 ms of every bare number's wait."""
         found = grammar.number_alternatives(text, context)
-        if found is None:
+        if found is None or not found[0]:
             return None
         prefix, number, rivals = found
         return (self._phrase_search(f"{prefix} {number}"),

@@ -6,6 +6,7 @@ recogniser's side, on real speech: tests/voice/test_voice_recognition.py.)"""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from companion.voice.audio import RATE, Samples
 from companion.voice.endpoint import Endpointer
@@ -185,3 +186,40 @@ def test_a_bare_numbers_digits_are_decoded_in_the_pause_on_the_final_clip() -> N
     ear.policy.expect_pop(0.0)
     _play(ear, SPEECH)
     assert decoded == []
+
+
+
+@pytest.mark.parametrize(("stream_text", "digits_text", "checked", "contexts"), [
+    # (the digits decoded at the pause, then at the end)
+    ("five", "five", [False], [Context.DIGITS] * 2),
+    ("five", "", [False], [Context.DIGITS] * 2 + [Context.POP, Context.DIGITS]),
+    ("it was a five", "five", [True], [])])
+def test_a_bare_pops_rival_checks_are_left_to_the_digits(
+        stream_text: str, digits_text: str, checked: list[bool], contexts: list[Context]) -> None:
+    # A pop expected, "five" heard by the stream: its answer is the digits'
+    # batch decode, so the stream's own rival checks are not run (they were
+    # thrown away). When the digits hear nothing, the stream's answer stands,
+    # decoded whole with its checks; a pop phrase with "was" keeps its checks.
+    decoded: list[Context] = []
+    checks: list[bool] = []
+
+    class Stream(ScriptedStream):
+        def finish(self, clip: Samples, rivals_matter: RivalsMatter | None = None) -> Hypothesis:
+            hyp = super().finish(clip, rivals_matter)
+            checks.append(rivals_matter is None or rivals_matter(hyp))
+            return hyp
+
+    class Recogniser(ScriptedRecogniser):
+        def start_stream(self, context: Context, cmn: str | None = None) -> ScriptedStream:
+            self.streams.append(Stream(context, self.texts))
+            return self.streams[-1]
+
+        def decode(self, samples: Samples, context: Context) -> Hypothesis:
+            decoded.append(context)
+            return Hypothesis(digits_text if context is Context.DIGITS else stream_text, 0.99)
+
+    ear = Listener(recogniser=Recogniser(stream_text), digits=None)  # type: ignore[arg-type]
+    ear.policy.expect_pop(0.0)
+    [(_when, heard)] = _play(ear, SPEECH)
+    assert heard.decision.command == Command("pop", value=5)
+    assert checks == checked and decoded == contexts

@@ -180,6 +180,16 @@ def test_the_intent_check_runs_only_where_it_is_needed(speech, recogniser) -> No
     assert noisy.intent_margin is not None
 
 
+def test_a_bare_number_is_not_checked_against_the_other_numbers(
+        recogniser) -> None:  # type: ignore[no-untyped-def]
+    # the policy never asks a bare number back (below): its check, two
+    # searches in every bare number's wait, is not run
+    for context in (Context.POP, Context.DIGITS, Context.ANY):
+        assert recogniser.number_searches("five", context) is None
+        assert recogniser.number_margin(b"\0\0" * 1600, "five", context) is None
+    assert recogniser.number_searches("it was a five", Context.POP) is not None
+
+
 def test_a_bare_number_while_a_pop_is_expected_is_not_asked_back() -> None:
     policy = Policy()
     policy.expect_pop(0.0)
