@@ -17,6 +17,7 @@ from companion.voice.audio import RATE, write_wav
 from companion.voice.endpoint import Utterance
 from companion.voice.grammar import Command, Context
 from companion.voice.listener import Listener
+from companion.voice.policy import UNSURE_NUMBER, Policy
 from companion.voice.recognisers import Hypothesis
 
 WORDS = ("one", "two", "three", "four", "five", "six")
@@ -119,6 +120,39 @@ def test_the_profile_explains_a_little_unexplained_sound_of_a_bare_number() -> N
                        (Hypothesis("it's a one", 0.9, 0, 0.2), _match(6, 0.5)),
                        (Hypothesis("one", 0.9, 0, 0.2), _match(1, 0.01))]:
         assert enroll.fuse(hyp, match, 0.1, 0.99).hypothesis.unexplained_s == hyp.unexplained_s
+
+
+
+@pytest.mark.parametrize("profile_says", [4, 1])
+def test_a_sure_profile_lets_no_unsure_phrase_through(profile_says: int) -> None:
+    # Table talk forced onto "that was a four" (en-gb-scotland's "Who is
+    # winning?"), whose number another number fits as well: asked back
+    # without a profile. A profile sure of a number found at its end (the
+    # same, or another) changes which number, never the evidence that it is
+    # a command: it is asked back still, never acted on.
+    talk = Hypothesis("that was a four", 0.913, 64, 0.0, number_margin=0.98, snr_db=30.0)
+    fused = enroll.fuse(talk, _match(profile_says, 0.5), 0.1, 0.99).hypothesis
+    assert fused.text == f"that was a {WORDS[profile_says - 1]}"
+    assert fused.number_margin == talk.number_margin and fused.snr_db == talk.snr_db
+    for hyp in (talk, fused):
+        policy = Policy()
+        policy.expect_pop(0.0)
+        decision = policy.decide(hyp, Context.POP, 0.0)
+        assert decision.action == "confirm" and decision.reason.startswith(UNSURE_NUMBER)
+
+def test_a_word_heard_as_a_phrase_is_the_profiles_bare_number(
+        speech: Synth, en_us_profile: enroll.Profile) -> None:
+    # george's "six" heard as "it was a two": one word's length, six at its
+    # end and as a whole: the bare number, without the phrase's number check
+    matcher = enroll.Matcher([en_us_profile])
+    heard = Hypothesis("it was a two", 0.88, 60, 0.0, number_margin=0.97, snr_db=40.0)
+    fused = enroll.second_opinion(matcher, speech("six", "en-us", 140), heard, Context.POP)
+    assert fused.hypothesis.text == "six" and fused.hypothesis.number_margin is None
+    # a sentence forced onto the same phrase stays a phrase, checks and all
+    talk = speech("Could you pass me the crisps, please?", "en-us", 170)
+    fused = enroll.second_opinion(matcher, talk, heard, Context.POP)
+    assert fused.hypothesis.text.startswith("it was a ")
+    assert fused.hypothesis.number_margin == heard.number_margin
 
 
 # ---- the profile file --------------------------------------------------------
