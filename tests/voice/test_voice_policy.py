@@ -76,6 +76,21 @@ def test_a_bare_number_counts_only_while_a_pop_is_expected() -> None:
     assert policy.context(3.0) is Context.LIVE  # the correction was made
 
 
+def test_a_pop_phrase_without_the_wake_word_needs_the_bare_bar() -> None:
+    # table talk forced onto "that was a four" while a pop is expected scored
+    # 0.81-0.88; the bare number, or the phrase after the wake word, is
+    # vouched for at the lower bar
+    for text, confidence, acted in [("that was a four", 0.85, False),
+                                    ("that was a four", 0.95, True),
+                                    ("four", 0.85, True),
+                                    ("referee that was a four", 0.85, True)]:
+        policy = Policy(woken_threshold=0.8, bare_threshold=0.9)
+        policy.expect_pop(0.0)
+        context, d = _hear(policy, text, 1.0, confidence)
+        assert context is Context.POP
+        assert (d.action == "apply" and d.command == Command("pop", value=4)) == acted, text
+
+
 def test_the_referees_own_question_hears_a_bare_yes_or_no() -> None:
     # "Blue, was your pop a 3?": yes / no are listened for, bare, and passed on.
     policy = Policy()
