@@ -206,6 +206,9 @@ MAX_RESETTLED = 8
 #: The confidence a pop read only after it was reported unread counts with
 #: (``Loop._on_late_read``): a weak read, whatever the die reader said.
 LATE_READ_CONFIDENCE = 0.5
+#: The confidence of a number said for an unread pop before its move was
+#: seen (``Loop.voice_changed_game``): a weak read, as a late one.
+SPOKEN_POP_CONFIDENCE = LATE_READ_CONFIDENCE
 #: Seconds within which a pop after an unread one more likely follows a
 #: cocked die's tap than the next player's pop (``Loop._unread_no_pop``).
 #: Session 29, 48 fresh whole rendered games at 640x480: of the unread
@@ -3606,6 +3609,19 @@ class Loop:
         said_pop = intent == "pop" and line is not None and "pop" in line
         if said_pop and not self.held_pops:
             self.pop_said_at = self.pop_seen_at  # the unread pop, numbered aloud
+            if (line is not None and before is not None and not self.unread.denied
+                    and not self.unread.moved and not self._die_blind()):
+                # Numbered before any move was seen, and not as the answer to a
+                # question about that move, nor with the players saying every
+                # number because the die cannot be read: a number heard then
+                # may be the mover counting the spaces aloud ("one, two,
+                # three, ..."), whose "one" is taken for the pop
+                # (docs/voice.md, session 41). It stands as a weak read of the
+                # die does: a move that fits another value, and not it, is
+                # taken for that value and asked back ("Blue, was your pop a
+                # 5?"), not called at once.
+                self.pop_fed = (PopSettled(self.t, int(line["pop"]), confidence=SPOKEN_POP_CONFIDENCE),
+                                before)
         elif said_pop and line is not None and not self.unread.denied:
             # Numbered after the table played on (pops seen since it), and
             # not as the answer after a "no" to the loop's guess: the

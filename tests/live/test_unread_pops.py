@@ -850,3 +850,40 @@ def test_seeded_truth_games_that_made_false_calls_make_none(seed: int, unread: f
     verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, unread)
     assert verdict.false_illegal == 0
     assert verdict.missed_illegal == 0
+
+
+def test_a_count_said_aloud_before_the_move_is_not_taken_over_the_move() -> None:
+    # Blue's pop unread; Blue counts the spaces aloud as the peg goes ("one,
+    # two, ..."), and the listener, expecting a pop, takes the "one" for it.
+    # The move of 5 that follows is taken for a 5 and asked back, not called
+    # "That peg moved 5 spaces, but the pop was 1" (session 41).
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red's, lost: Blue's turn
+    n = len(loop.events)
+    loop.handle(PopUnread(9.0))
+    loop.handle(Tick(10.6))
+    loop.handle(Spoken(11.0, "pop", {"value": 1}))
+    loop.handle(BoardStable(12.0, board(blue=["track:15", *HOME4[:3]])))
+    assert "illegal" not in kinds(loop)
+    assert events_after(loop, n)[-3:] == [("pop", 5), ("move", 5), ("turn", None)]
+    assert "Blue, was your pop a 5?" in said(speaker)
+    # A real wrong count: "no", the number again, and the move is called.
+    loop.handle(Spoken(13.5, "no"))
+    loop.handle(Tick(14.0))
+    loop.handle(Spoken(14.5, "pop", {"value": 1}))
+    assert kinds(loop)[-1] == "illegal"
+    assert said(speaker)[-1] == "That peg moved 5 spaces, but the pop was 1."
+
+
+def test_a_number_said_as_the_answer_to_the_move_is_not_asked_again() -> None:
+    # The move fits a 5 or a 6 and the loop asks for the number; the answer
+    # names neither (a wrong count, said deliberately): called, not asked.
+    loop, speaker, _ = basic_three()
+    n = len(loop.events)
+    loop.handle(PopUnread(2.0))
+    loop.handle(BoardStable(3.0, {"red": ["finish:4"], "blue": ["track:8"], "yellow": ["track:15"]}))
+    assert any("say the number you popped" in t for t in said(speaker))
+    loop.handle(Spoken(4.0, "pop", {"value": 2}))
+    loop.handle(Tick(6.0))  # (the loop holds a wrong board a moment before it calls)
+    assert events_after(loop, n)[-1] == ("illegal", None)
+    assert not any("was your pop" in t for t in said(speaker))
