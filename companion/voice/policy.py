@@ -66,6 +66,16 @@ MAX_UNEXPLAINED_S = 0.05
 #: piece was the wake word alone. Table talk cut at commas ("Ha, you're going
 #: home!") otherwise gives short pieces that fit short commands.
 CONTINUATION_GAP_S = 0.5
+#: The wake word alone arms the listener only when it starts at least this
+#: long after the last utterance ended: a call for the referee starts a turn
+#: of speech. Session 41: players counting spaces aloud (the real digits'
+#: speakers, "one" ... "five" with 0.25-0.75 s between numbers) had a
+#: "three" heard as "referee" in 6-11 of 12 counts at
+#: :data:`CONTINUATION_GAP_S`, which armed the listener for the next number,
+#: then acted on as a command ("pause game"); at 1.0 s, in 0-1 of 12 (counts
+#: a second apart still do: 10 of 12). What it costs: "Referee!" said within a
+#: second of other speech must be said again (docs/voice.md).
+WAKE_ALONE_GAP_S = 1.0
 #: The least time "referee" can take when someone says it: three syllables
 #: at ten a second, faster than anyone speaks (espeak-ng's voices take
 #: 0.48-0.75 s at 130-190 words a minute). Table talk forced onto
@@ -371,7 +381,8 @@ class Policy:
         # (continued speech, confidence 0.90-0.91) where a real answer scores
         # 0.98-1.0 (docs/voice.md, "Answers to the referee's questions").
         answering = context is Context.CONFIRM and self._pending is None
-        if (onset is not None and onset - last_end < CONTINUATION_GAP_S
+        gap = WAKE_ALONE_GAP_S if command.intent == "wake" else CONTINUATION_GAP_S
+        if (onset is not None and onset - last_end < gap
                 and (context in (Context.LIVE, Context.POP) or answering)):
             return Decision("ignore", command,
                             reason=f"continues speech that ended {onset - last_end:.2f} s before")

@@ -171,6 +171,26 @@ def test_a_bare_number_gets_a_second_opinion_from_the_digits_grammar() -> None:
     assert decode_in_context(rec, audio, Context.POP).text == "six"
 
 
+def test_the_wake_word_alone_arms_only_after_a_second_of_quiet() -> None:
+    # Counting spaces aloud, a pop expected: "one" taken, and a "three" heard
+    # as "referee" 0.5-0.8 s after the "two" had armed the listener for the
+    # "four", acted on as "pause game" (docs/voice.md, session 41)
+    policy = Policy()
+    policy.expect_pop(0.0)
+    assert policy.decide(Hypothesis("one", 0.99), Context.POP, 1.0, onset=0.6).action == "apply"
+    d = policy.decide(Hypothesis("referee", 0.99, wake_s=0.5), Context.LIVE, 2.4, onset=1.8)
+    assert d.action == "ignore" and "continues" in d.reason
+    assert policy.context(2.5) is Context.LIVE
+    # said after a second's quiet, it arms; a command said whole is as before
+    assert policy.decide(Hypothesis("referee", 0.99, wake_s=0.5), Context.LIVE, 4.2,
+                         onset=3.6).action == "wake"
+    assert policy.context(4.5) is Context.AWAKE
+    policy = Policy()
+    policy.decide(Hypothesis("nothing useful", 0.99), Context.LIVE, 1.0, onset=0.5)
+    assert policy.decide(Hypothesis("referee undo", 0.99), Context.LIVE, 2.4,
+                         onset=1.6).action == "apply"
+
+
 def test_a_piece_that_continues_other_speech_is_not_a_command() -> None:
     # "Ha, | referee blue peg home": the second piece starts 0.2 s after the first ended
     policy = Policy()
