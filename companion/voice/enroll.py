@@ -403,8 +403,9 @@ def second_opinion(matcher: Matcher, samples: Samples, hyp: Hypothesis,
     returned unchanged (so without a pop expected, nothing changes).
 
     A pop phrase is matched at its end; when the matcher is sure there and
-    the whole utterance is one word's length (:attr:`Match.word_sized`) that
-    it matches to the same number, sure, it is taken as that bare number:
+    the whole utterance is one word's length (at most
+    :data:`PHRASE_AS_WORD_RATIO` times the template) that it matches to the
+    same number, sure, it is taken as that bare number:
     on the real digits the real "six" PocketSphinx heard as "it was a two"
     (11 of 684 takes, two enrolled). Longer speech stays a phrase, its
     number the profile's, its evidence the recogniser's (:func:`fuse`):
