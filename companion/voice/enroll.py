@@ -92,8 +92,9 @@ WORD_LENGTH_RATIO = 2.0
 #: (en-us) and the scored takes of the real digits, so not held out: the
 #: real numbers heard as phrases were at most 1.27 times their template,
 #: en-us's "I love this game." (heard as "pop was two", its end and its
-#: whole matched to five) 1.96. On three held-out voices at two pitches, 2.0
-#: and 1.5 alike let no table talk through.
+#: whole matched to five) 1.96. On three voices the benchmark does not use
+#: (en-gb-x-rp, -gbclan, -gbcwmd) at two pitches, 2.0 and 1.5 alike let no
+#: table talk through.
 PHRASE_AS_WORD_RATIO = 1.5
 
 

@@ -124,7 +124,7 @@ def _said_as_a_phrase(hyp: Hypothesis, digits: Hypothesis) -> bool:
     the wake word (:data:`~companion.voice.policy.BARE_THRESHOLD`), at which
     the policy will judge it. Measured in session 41 (docs/voice.md): pop
     phrases without "was" on ten espeak-ng voices (the benchmark's four,
-    three held out at two pitches), 0 -> 158 of 180 acted on right, 1 a
+    three it does not use at two pitches), 0 -> 158 of 180 acted on right, 1 a
     wrong number; table talk while a pop is expected unchanged (9 of
     1,040); the 900 real digits unchanged (without the confidence bar, 15
     of jackson's sixes, heard as "it's a one" at 0.81-0.88 and left by the
