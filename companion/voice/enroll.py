@@ -371,7 +371,7 @@ def fuse(hyp: Hypothesis, match: Match | None,
     heard = command.value
     if match.margin >= sure_margin:  # the profile vouches for its number
         unexplained = hyp.unexplained_s
-        if (match.word_sized and len(hyp.text.split()) == 1
+        if (match.word_sized and grammar.is_bare_number(hyp.text)
                 and unexplained <= PROFILE_EXPLAINS_S):
             unexplained = 0.0
         return Fusion(replace(hyp, text=_with_number(hyp.text, match.number),
@@ -418,7 +418,7 @@ def second_opinion(matcher: Matcher, samples: Samples, hyp: Hypothesis,
     command = hyp.command(context)
     if command is None or command.intent != "pop":
         return Fusion(hyp)
-    bare = len(hyp.text.split()) == 1
+    bare = grammar.is_bare_number(hyp.text)
     match = matcher.match(samples, open_begin=not bare)
     if not bare and match is not None and match.sure:
         whole = matcher.match(samples)

@@ -368,6 +368,16 @@ def _proper_prefixes(context: Context) -> frozenset[str]:
                      if len(words := text.split()) > 1 for k in range(1, len(words)))
 
 
+def is_bare_number(text: str) -> bool:
+    """Whether *text* is a number one to six said alone (a phrase of the
+    DIGITS context): "five" is, "it's a five" and "referee five" are not.
+
+    >>> is_bare_number("five"), is_bare_number("it was a five")
+    (True, False)
+    """
+    return bool(text) and parse(text, Context.DIGITS) is not None
+
+
 def can_continue(text: str, context: Context) -> bool:
     """Whether some longer phrase of *context* begins with the words of
     *text*: "referee undo" can still become "referee undo that", "referee

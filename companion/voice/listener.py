@@ -129,7 +129,7 @@ def _said_as_a_phrase(hyp: Hypothesis, digits: Hypothesis) -> bool:
     1,040); the 900 real digits unchanged (without the confidence bar, 15
     of jackson's sixes, heard as "it's a one" at 0.81-0.88 and left by the
     digits' "six" with over 0.05 s unexplained, were lost)."""
-    return (len(hyp.text.split()) > 1 and digits.unexplained_s > MAX_UNEXPLAINED_S
+    return (not grammar.is_bare_number(hyp.text) and digits.unexplained_s > MAX_UNEXPLAINED_S
             and hyp.confidence >= BARE_THRESHOLD)
 
 

@@ -392,7 +392,7 @@ class Policy:
         # phrase said without the wake word ("the pop was five") is not: it
         # clears the bar of any command said without it (BARE_THRESHOLD)
         expected = (context is Context.POP and command.intent == "pop"
-                    and grammar.parse(hyp.text, Context.DIGITS) is not None)
+                    and grammar.is_bare_number(hyp.text))
         threshold = self.woken_threshold if woken or expected else self.bare_threshold
         if self._said_whole(hyp):
             threshold = min(threshold, self.long_wake_threshold)
