@@ -492,6 +492,19 @@ class _Question:
 
 
 @dataclass
+class _DoubtQuestion:
+    """The loop asked the mover to confirm the pop it read ("Blue, was your
+    pop a 6?") before calling *board*, a wrong count of that pop that only a
+    doubt (:class:`_Doubt`: an unread pop just before, most likely the die
+    landing cocked) also explains. "Yes" has the board called; "no", or no
+    answer in ``ANSWER_WAIT_S``, has it followed as before."""
+
+    board: boards.Board
+    t: float
+    player: str
+
+
+@dataclass
 class _HeldDenied:
     """"No" to a pop a catch-up guessed for an unread pop held behind others:
     the catch-up is undone and the game waits for that pop's number."""
@@ -675,6 +688,7 @@ class Loop:
         self.unread: _Unread | None = None  # a pop seen but not read, not yet resolved
         self.inferred: _Inferred | None = None  # a worked-out value, open to a change of mind
         self.question: _Question | None = None  # "was your pop a 3?", not yet answered
+        self.doubt_question: _DoubtQuestion | None = None  # "was your pop a 6?" before a call, not yet answered
         self._questioned: set[float] = set()  # pops (by time) asked about, once each
         #: Pops (by time) read under ``WEAK_READ`` and taken back for the move
         #: that contradicted them: asked about even when the die is blind.
@@ -1220,6 +1234,8 @@ class Loop:
                 self._note_missing(miss)
                 return
             self._note_missing(miss)  # (none: a peg asked for before is back)
+            if self._ask_before_following(whole):
+                return
             self._lose_track(whole, whole)
             return
         called, self._called_before = self._called_before, None
@@ -1626,14 +1642,23 @@ class Loop:
         as plain as in good light (a whole rendered game: Blue's 3 read, the
         board checked, Blue's peg moved 4, and the loop said "I have lost
         track" instead of calling it, because most earlier pops were unread).
+        An open guess made from the move before this pop was seen counts as
+        nothing guessed: that move was on the board before the pop came
+        (seeded game 22 at 1280x720 with wrong counts, session 42: Red's
+        unread pop worked out from Red's move, Blue's 5 read after it and
+        moved 4; the loop lost track instead of calling it).
         """
         mover = self.referee.player
         said = self.pop_said_at is not None and self.pop_said_at == self.pop_seen_at
+        inferred = self.inferred
         if (self.referee.phase != "move" or mover is None or self.held_pops or self.unread is not None
-                or self.inferred is not None or self.caught_up is not None or self.turn_guessed
+                or self.caught_up is not None or self.turn_guessed
                 or not self.pops_read or not (self.pops_read[-1] or said)):
             return False
         if self.pop_seen_at is None or self.board_agreed_at is None or self.board_agreed_at < self.pop_seen_at:
+            return False
+        if inferred is not None and not (inferred.from_move and not inferred.own_move
+                                         and inferred.t < self.pop_seen_at):
             return False
         return boards.same_but(whole, self.referee.position, mover)
 
@@ -1701,6 +1726,59 @@ class Loop:
         to Blue, and called Blue's move of 5. The cost, in the truth games
         with wrong counts left standing 4 s: one more of 247 uncalled."""
         return any(some_history(doubt.state, doubt.seen, whole, brought_out_home=True) for doubt in self.doubts)
+
+    def _ask_before_following(self, whole: boards.Board) -> bool:
+        """*whole*, which the loop is about to follow (lost track) instead of
+        calling, is a wrong count of the pop the camera read for the mover,
+        and only a doubt (:meth:`_doubt_explains`) keeps it from being
+        called: ask the mover whether that was their pop first (see
+        :class:`_DoubtQuestion`). Returns whether the board waits for the
+        answer.
+
+        (Seeded game 21 at 1280x720 with wrong counts: Blue's die landed
+        cocked and read as no face, was tapped to a 6 1.3 s later, and Blue
+        moved 5; the unread pop's doubt, a 5 moved before the 6 was
+        another player's, explained the board, and the loop said "I have
+        lost track of the moves" instead of calling it. Of such unread pops
+        followed by a read one, 83 of 87 were a tapped die.)"""
+        asked = self.doubt_question
+        if asked is not None and boards.same(whole, asked.board, list(whole)):
+            return self.t - asked.t < ANSWER_WAIT_S
+        self.doubt_question = None
+        mover = self.referee.player
+        if (not self.settings.ask_back or self.stage != "game" or mover is None or not self.doubts
+                or self.referee.phase != "move" or self.held_pops or self.unread is not None
+                or self.caught_up is not None or self.last_pop_doubted
+                or not self.pops_read or not self.pops_read[-1] or self.pop_seen_at is None
+                or not boards.same_but(whole, self.referee.position, mover)):
+            return False
+        doubts, self.doubts = self.doubts, []
+        try:
+            sure = not self._too_unsure_to_call(whole)
+        finally:
+            self.doubts = doubts
+        if not sure:
+            return False
+        self.doubt_question = _DoubtQuestion(whole, self.t, mover)
+        self._say(f"{mover.capitalize()}, was your pop a {self.referee.pending_pop}?", expects="yes-no",
+                  about=self.pop_seen_at)
+        return True
+
+    def _answer_doubt_question(self, yes: bool) -> bool:
+        """The mover answered :class:`_DoubtQuestion`: "yes" drops the doubts
+        and the board is judged again (called); "no" has it followed."""
+        asked, self.doubt_question = self.doubt_question, None
+        if asked is None:
+            return False
+        board = self.last_board
+        if board is None or self.stage != "game" or not boards.same(board, asked.board, list(board)):
+            return True  # the board has changed since: judged as it came
+        if yes:
+            self.doubts = []
+            self._evaluate(board)
+        else:
+            self._lose_track(board, board)
+        return True
 
     def _open_doubt(self, state: State, pops: list[int | None]) -> None:
         self.doubts = [*self.doubts[-(MAX_DOUBTS - 1):], _Doubt(state, list(pops))]
@@ -2764,7 +2842,7 @@ class Loop:
         """
         question, self.question = self.question, None
         if question is None:
-            return False
+            return self._answer_doubt_question(yes)
         name = question.player.capitalize()
         if yes:
             self._say("Thank you.")
@@ -3679,6 +3757,10 @@ class Loop:
                 # not after every pop (75 times in a whole rendered game).
                 self.die_blind_said = True
                 self._say(DIE_BLIND_SAID)
+        asked = self.doubt_question
+        if asked is not None and t - asked.t >= ANSWER_WAIT_S:
+            # No answer: the board is followed, as it would have been at once.
+            self._answer_doubt_question(False)
         if unread is not None and unread.denied and t - unread.denied_at >= ANSWER_WAIT_S:
             self._no_number_after_no(unread)
         held = self.held_denied

@@ -20,6 +20,7 @@ from companion.live.loop import ANSWER_WAIT_S, Loop
 from companion.live.observations import BoardStable, PopSettled, PopUnread, Spoken, Tick
 
 H3 = ["home", "home", "home"]
+BLUE_ON_10 = ["track:10", *H3]
 
 
 def _blue_moved_4_on_an_unread_pop() -> tuple[Loop, ListSpeaker, int, list[str]]:
@@ -334,6 +335,27 @@ def test_a_wrong_count_on_a_read_pop_is_called_even_while_the_die_goes_mostly_un
     assert kinds(loop)[-1] == "illegal"
     assert speaker.lines[-1] == ("That peg moved 4 spaces, but the pop was 3.", True)
     assert not any("lost track" in text for text in said(speaker))
+
+
+def test_a_wrong_count_on_a_read_pop_after_a_move_worked_out_is_called_while_the_die_goes_mostly_unread() -> None:
+    # Seeded game 22 at 1280x720 with wrong counts (session 42): Red's
+    # unread pop worked out from Red's move, Blue's 5 read after that move
+    # was on the board, and Blue moved 4; the open guess about Red's pop
+    # kept the loop from calling it ("I have lost track"). The guess was
+    # made before Blue's pop was seen, so it says nothing about that pop.
+    loop, speaker, _ = started()
+    loop.pops_read.extend([False] * 6)
+    loop.handle(PopSettled(8.0, 6))
+    loop.handle(BoardStable(9.0, board(red=["track:1", *H3], blue=BLUE_ON_10)))
+    loop.handle(PopUnread(10.0))
+    loop.handle(BoardStable(12.0, board(red=["track:4", *H3], blue=BLUE_ON_10)))
+    assert loop.inferred is not None and loop.referee.player == "blue"
+    loop.handle(PopSettled(14.0, 5))
+    loop.handle(BoardStable(15.0, board(red=["track:4", *H3], blue=BLUE_ON_10)))
+    assert loop._die_blind()
+    loop.handle(BoardStable(17.0, board(red=["track:4", *H3], blue=["track:14", *H3])))
+    assert kinds(loop)[-1] == "illegal"
+    assert said(speaker)[-1] == "That peg moved 4 spaces, but the pop was 5."
 
 
 def test_unchecked_board_while_the_die_goes_mostly_unread_is_still_followed() -> None:

@@ -10,15 +10,16 @@ the players leave is a real wrong count, still called.
 from __future__ import annotations
 
 import pytest
-from test_live_loop import AT_ONCE, ListRecorder, ListSpeaker, board, kinds, played, said
+from test_live_loop import AT_ONCE, ListRecorder, ListSpeaker, board, kinds, played, said, started
 
-from companion.live.loop import POPPED_AGAIN_S, TAPPED_S, UNREAD_AGAIN_S, Loop
+from companion.live.loop import ANSWER_WAIT_S, POPPED_AGAIN_S, TAPPED_S, UNREAD_AGAIN_S, Loop
 from companion.live.observations import (
     BoardStable,
     DieResettled,
     PopSettled,
     PopUnread,
     Spoken,
+    Tick,
 )
 from companion.referee import Referee
 
@@ -58,12 +59,18 @@ def test_the_die_settling_again_under_a_hand_may_have_been_a_pop(resettled: bool
     # die settling again on 2); Blue's 5 taken for Red's (lost), Red's lost
     # 4 for Blue's, and Blue's move of 5 seen only then.
     again = [DieResettled(14.0, 2)] if resettled else []
-    loop, lines = played([
+    loop, speaker = _loop_after([
         PopSettled(8.0, 3), PopSettled(10.0, 2), BoardStable(12.0, _blue("track:12")), *again,
         PopSettled(16.0, 5), PopSettled(20.0, 4), BoardStable(21.0, _blue("track:17")),
     ])
+    lines = said(speaker)
     if resettled:
-        assert "illegal" not in kinds(loop) and lines[-1] == LOST_TRACK
+        # Since session 42 the mover is asked about the pop read first (see
+        # the test of a tapped pop below); Blue's pop was the 5, so "no" or
+        # silence, and the board is followed.
+        assert "illegal" not in kinds(loop) and lines[-1] == "Blue, was your pop a 4?"
+        loop.handle(Spoken(22.5, "no"))
+        assert "illegal" not in kinds(loop) and said(speaker)[-1] == LOST_TRACK
     else:
         # Without the die's word, a wrong count is what the camera saw.
         assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 5 spaces, but the pop was 4."
@@ -107,6 +114,52 @@ def test_a_pop_read_within_tapped_s_of_an_unread_one_is_its_players_at_once() ->
     assert not any(line.startswith(("I take back", "That move means", "I could not read")) for line in lines)
     assert lines[-6:] == ["Red popped 3.", "Red moves 3 from Red's Start to space 4.", "Blue's turn.",
                           "Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn."]
+
+
+@pytest.mark.parametrize("answer", ["yes", "no", None])
+def test_a_wrong_count_of_a_tapped_pop_is_asked_about_before_it_is_followed(answer: str | None) -> None:
+    # Seeded game 21 at 1280x720 with wrong counts (session 42): Blue's die
+    # landed cocked and read as no face, was tapped to a 6 1.3 s later, and
+    # Blue moved 5. The doubt the unread pop leaves (a 5 moved on it, the 6
+    # the next player's) explained the board, and the loop said "I have
+    # lost track" instead of calling it. Now the mover is asked first: "yes"
+    # has the wrong count called, "no" or silence has the board followed.
+    # Here: Red out on a 6, an unread pop, Red's 3 read within TAPPED_S, and
+    # Red's peg moved 4 (1 -> 5).
+    red_on_5 = board(red=["track:5", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+    loop, speaker = _loop_after([
+        PopSettled(8.0, 6), BoardStable(9.0, RED_ON_1), PopUnread(10.0), PopSettled(10.0 + TAPPED_S - 0.1, 3),
+        BoardStable(13.0, red_on_5),
+    ])
+    assert said(speaker)[-1] == "Red, was your pop a 3?" and "illegal" not in kinds(loop)
+    if answer is not None:
+        loop.handle(Spoken(14.5, answer))
+    else:
+        loop.handle(Tick(13.0 + ANSWER_WAIT_S - 0.5))
+        assert said(speaker)[-1] == "Red, was your pop a 3?"  # still waiting
+        loop.handle(Tick(13.0 + ANSWER_WAIT_S + 0.5))
+    if answer == "yes":
+        assert kinds(loop)[-1] == "illegal" and said(speaker)[-1] == "That peg moved 4 spaces, but the pop was 3."
+    else:
+        assert "illegal" not in kinds(loop) and said(speaker)[-1] == LOST_TRACK
+
+
+def test_a_board_explained_by_a_doubt_with_no_pop_read_for_the_mover_is_followed_unasked() -> None:
+    # The control: the pop the mover moved was never read (no value to ask
+    # about), so the board is followed at once as before.
+    loop, lines = played([
+        PopSettled(8.0, 3), PopSettled(10.0, 4), PopSettled(12.0, 4), PopSettled(13.5, 5),
+        BoardStable(14.0, _blue("track:14")), PopSettled(16.0, 1), BoardStable(18.0, _blue("track:15")),
+    ])
+    assert not any(line.endswith("was your pop a 1?") for line in lines) and lines[-1] == LOST_TRACK
+
+
+def _loop_after(observations: list[object]) -> tuple[Loop, ListSpeaker]:
+    """``played``, with the speaker kept for what is said after."""
+    loop, speaker, _ = started()
+    for obs in observations:
+        loop.handle(obs)
+    return loop, speaker
 
 
 def _red_unread_twice_then_moves_3(gap: float) -> tuple[Loop, list[str]]:
