@@ -67,11 +67,13 @@ class PopReadLate:
     """The last pop, seen but not read (:class:`PopUnread`), reads ``value`` after all.
 
     The die has not moved since (the hand that hid it went, the glare
-    passed): this is that pop's value, not a new pop.
+    passed): this is that pop's value, not a new pop. *confidence* is the
+    die reader's, as for :class:`PopSettled`.
     """
 
     t: float
     value: int
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,10 @@ def to_json(obs: Observation) -> dict[str, Any]:
             line["blind_s"] = obs.blind_s
         return line
     if isinstance(obs, PopReadLate):
-        return {"t": obs.t, "pop-read": obs.value}
+        late: dict[str, Any] = {"t": obs.t, "pop-read": obs.value}
+        if obs.confidence < 1.0:
+            late["confidence"] = obs.confidence
+        return late
     if isinstance(obs, DieResettled):
         return {"t": obs.t, "resettled": obs.value}
     if isinstance(obs, Spoken):
@@ -226,16 +231,12 @@ def from_json(obj: object) -> Observation:
         return BoardStable(t, {k: list(v) for k, v in board.items()})
     if "pop" in obj:
         value = _die_value(obj, "pop")
-        confidence = obj.get("confidence", 1.0)
-        if (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)
-                or not 0.0 <= confidence <= 1.0):
-            raise ObservationError(f"\"confidence\" must be a number from 0 to 1, not {confidence!r}")
         blind = obj.get("blind_s", 0.0)
         if not isinstance(blind, (int, float)) or isinstance(blind, bool) or not 0.0 <= blind < float("inf"):
             raise ObservationError(f"\"blind_s\" must be a number of seconds, 0 or more, not {blind!r}")
-        return PopSettled(t, value, float(confidence), float(blind))
+        return PopSettled(t, value, _confidence(obj), float(blind))
     if "pop-read" in obj:
-        return PopReadLate(t, _die_value(obj, "pop-read"))
+        return PopReadLate(t, _die_value(obj, "pop-read"), _confidence(obj))
     if "resettled" in obj:
         return DieResettled(t, _die_value(obj, "resettled"))
     if "say" in obj:
@@ -251,6 +252,15 @@ def from_json(obj: object) -> Observation:
     raise ObservationError(
         "an observation needs one of board, pop, pop-read, resettled, say, " + ", ".join(_KINDS) + f"; got keys {sorted(obj)}"
     )
+
+
+def _confidence(obj: dict[str, Any]) -> float:
+    """A die reading's ``"confidence"`` (1 when not given), checked."""
+    confidence = obj.get("confidence", 1.0)
+    if (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)
+            or not 0.0 <= confidence <= 1.0):
+        raise ObservationError(f"\"confidence\" must be a number from 0 to 1, not {confidence!r}")
+    return float(confidence)
 
 
 def _die_value(obj: dict[str, Any], key: str) -> int:

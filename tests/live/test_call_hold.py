@@ -257,3 +257,26 @@ def test_a_board_with_the_movers_peg_in_hand_is_not_judged(blue: list[str]) -> N
     else:
         assert "illegal" not in kinds(loop)
         assert "I cannot see every peg. Please put each peg back on its hole." in lines
+
+
+def test_a_peg_brought_out_on_an_unread_pop_is_taken_when_it_is_lifted_again_before_the_wait_is_over() -> None:
+    # Fresh whole game 835 at 640x480 (session 42): Red's 6 unread, the peg
+    # brought out onto Red's Start and Red's extra 5 read first; the board
+    # was held (pops seen since) and the peg lifted for the 5 1.2 s later,
+    # before the wait was over. It was never judged: "No peg moved after
+    # Red's pop" gave Red's 5 to Blue, and the loop lost track. No peg is
+    # carried past its Start on the way there: the bring-out is taken as
+    # the board changes.
+    from companion.live.observations import PopUnread
+
+    loop, speaker, _ = started(HELD)
+    n = len(said(speaker))
+    for obs in [PopUnread(8.0), PopSettled(11.8, 5), BoardStable(12.0, OUT), BoardUnsettled(12.0 + CALL_HOLD_S - 0.3)]:
+        loop.handle(obs)
+    assert said(speaker)[n:][-5:] == ["That move means Red popped a 6.", "Red brings a peg out onto Red's Start.",
+                                      "Red popped a 6: pop again.", "Red popped 5.", "Red, was your pop a 6?"]
+    loop.handle(PopSettled(16.0, 2))
+    loop.handle(BoardStable(19.0, board(red=["track:6", "home", "home", "home"], blue=["track:12", "home", "home", "home"])))
+    loop.handle(Tick(19.0 + CALL_HOLD_S))
+    assert "illegal" not in kinds(loop) and not any("lost track" in line for line in said(speaker))
+    assert [e["event"] for _, e in loop.events][-5:] == ["move", "turn", "pop", "move", "turn"]

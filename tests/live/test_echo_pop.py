@@ -19,6 +19,7 @@ from companion.live.observations import (
     BoardStable,
     DieResettled,
     ObservationError,
+    PopReadLate,
     PopSettled,
     PopUnread,
     from_json,
@@ -113,6 +114,18 @@ def test_a_pop_the_die_reader_doubted_is_no_pop_when_the_move_fits_the_surer_pop
     assert "illegal" not in kinds(loop)
     assert lines[-4:] == ["I misread the die as a 5: that was no pop.", "Blue popped 2.",
                           "Blue moves 2 from space 10 to space 12.", "Red's turn."]
+
+
+def test_a_late_read_under_no_read_below_is_let_go() -> None:
+    # Fresh whole games 826 and 830 at 640x480 (session 42): an unread pop
+    # read late at 0.086 and 0.39, "Blue popped 5, I think.", and the move a
+    # moment later showed a 2 and a 4. Such a read is let go: the pop stays
+    # unread, and the move tells it.
+    from companion.live.loop import NO_READ_BELOW
+
+    for confidence, heard in ((NO_READ_BELOW - 0.01, False), (NO_READ_BELOW, True)):
+        loop, lines = played([PopSettled(8.0, 3), PopUnread(10.0), PopReadLate(10.5, 4, confidence)])
+        assert ("Blue popped 4, I think." in lines) is heard
 
 
 def test_a_pop_read_only_weakly_is_still_the_pop_when_the_reader_did_not_doubt_it_so() -> None:
@@ -352,3 +365,11 @@ def test_a_pop_repeating_the_one_before_is_kept_when_the_pops_as_read_make_the_b
     moves = [(e["color"], e.get("value")) for _, e in loop.events if e["event"] == "move"]
     assert moves[-2:] == [("blue", 2), ("blue", 3)]
     assert loop.referee.player == "red" and loop.referee.phase == "pop"
+
+
+def test_a_late_read_keeps_its_confidence_through_the_observation_file() -> None:
+    assert to_json(PopReadLate(3.0, 4, 0.5)) == {"t": 3.0, "pop-read": 4, "confidence": 0.5}
+    assert to_json(PopReadLate(3.0, 4)) == {"t": 3.0, "pop-read": 4}
+    assert from_json({"t": 3.0, "pop-read": 4, "confidence": 0.5}) == PopReadLate(3.0, 4, 0.5)
+    with pytest.raises(ObservationError, match='"confidence" must be a number from 0 to 1'):
+        from_json({"t": 3.0, "pop-read": 4, "confidence": 2})

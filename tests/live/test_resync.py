@@ -1128,14 +1128,15 @@ def test_a_move_seen_after_pops_that_left_the_board_as_it_was_is_not_the_unread_
 
 def _opening_after(ready_at: float) -> tuple[Loop, ListSpeaker]:
     """Red and Blue, Red first. The loop looks from t=0; Red pops unseen,
-    Blue's 4 is seen at ``ready_at - 2.4``, the opening position is read at
-    *ready_at*, then a 6 and a red peg brought out onto Red's Start."""
+    Blue's 4 is seen at ``ready_at - 2.4`` (the die unread until then: a
+    small dark board), the opening position is read at *ready_at*, then a
+    6 and a red peg brought out onto Red's Start."""
     from companion.referee import Referee
 
     speaker = ListSpeaker()
     loop = Loop(Referee, speaker, settings=AT_ONCE)
     loop.start([["red"], ["blue"]], first="red")
-    for obs in [Tick(0.0), PopSettled(ready_at - 2.4, 4), BoardStable(ready_at, board()),
+    for obs in [Tick(0.0), PopSettled(ready_at - 2.4, 4, 1.0, ready_at - 2.4), BoardStable(ready_at, board()),
                 PopSettled(ready_at + 1.0, 6),
                 BoardStable(ready_at + 3.0, board(red=["track:1", "home", "home", "home"]))]:
         loop.handle(obs)
@@ -1153,6 +1154,32 @@ def test_pops_made_long_before_the_board_was_read_do_not_set_the_turns() -> None
     lines = said(speaker)
     assert any("learn whose turn it is" in line for line in lines)
     assert "Red brings a peg out onto Red's Start." in lines
+
+
+@pytest.mark.parametrize(("blind_s", "lost", "counted"), [(1.0, False, True), (1.0, True, False),
+                                                         (5.0, False, False)])
+def test_pops_before_a_late_board_count_when_the_die_was_watched_all_along(
+        blind_s: float, lost: bool, counted: bool) -> None:
+    # Fresh whole games 799 and 839 at 640x480 (sessions 41-42): the board
+    # first read whole 6.3-6.5 s in, after pops the camera saw and read with
+    # the die in view all along; the loop said it would learn the turn from
+    # the next move, and the first events were peg corrections. Such pops
+    # are all there were: played as lost pops, the turn passes. Not when the
+    # board was lost meanwhile, nor when the die went unread long before a pop.
+    from companion.referee import Referee
+
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    loop.start([["red"], ["blue"]], first="red")
+    for obs in [Tick(0.0), *([BoardLost(0.5), BoardFound(1.5)] if lost else []),
+                PopSettled(5.6, 4, 1.0, blind_s), BoardStable(8.0, board())]:
+        loop.handle(obs)
+    lines = said(speaker)
+    assert any("learn whose turn it is" in line for line in lines) is not counted
+    if counted:
+        assert lines[-3:] == ["Red popped 4.", "Red needs a 6 to bring a peg out: the move is lost.",
+                              "Blue's turn."]
+        assert loop.referee.player == "blue" and loop.referee.phase == "pop"
 
 
 def test_a_pop_held_just_before_a_board_read_soon_is_the_first_players() -> None:
@@ -1285,7 +1312,7 @@ def _blind_opening_only() -> tuple[Loop, ListSpeaker]:
     speaker = ListSpeaker()
     loop = Loop(Referee, speaker, settings=AT_ONCE)
     loop.start([["red"], ["blue"]], first="red")
-    for obs in [Tick(0.0), PopSettled(8.8, 4), BoardStable(11.2, board())]:
+    for obs in [Tick(0.0), PopSettled(8.8, 4, 1.0, 8.8), BoardStable(11.2, board())]:
         loop.handle(obs)
     return loop, speaker
 
