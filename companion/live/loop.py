@@ -1016,10 +1016,11 @@ class Loop:
         and no longer since the last), and none was a 6 (a peg out, or
         still to come out, on a 6). They are then played
         as lost pops, from the first player, as for a board read at once.
-        (Fresh whole games 799 and 839 at 640x480, sessions 41-42: the board
-        first read whole 6.3-6.5 s in, after two or three pops all seen and
-        read; the loop said it would learn the turn from the next move, and
-        the game's first events were peg corrections, not the pops.)"""
+        (Fresh whole game 839 at 640x480, session 42: the board first read
+        whole 6.3 s in, after two pops both seen and read; the loop said it
+        would learn the turn from the next move, and the game's first events
+        were peg corrections, not the pops. 799 of session 41 is the same but
+        for an unread pop among them, so it still waits for a move.)"""
         pops = self.held_pops
         return (not self.opening_blind and self.t - pops[-1].t < BLIND_BEFORE_S
                 and all(isinstance(p, PopSettled) and p.value != 6 and p.confidence >= PHANTOM_READ
