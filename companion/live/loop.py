@@ -206,6 +206,10 @@ MAX_RESETTLED = 8
 #: The confidence a pop read only after it was reported unread counts with
 #: (``Loop._on_late_read``): a weak read, whatever the die reader said.
 LATE_READ_CONFIDENCE = 0.5
+#: While the board is still not read whole, "I cannot read every hole" is
+#: said again this often (seconds), shorter.
+UNCLEAR_AGAIN_S = 120.0
+UNCLEAR_AGAIN_SAID = "I still cannot read every hole. Bring the camera closer, or give the board more light."
 #: A pop reported unread and then read late (:class:`PopReadLate`) under
 #: this confidence stays unread: the move tells its value, or the players
 #: do. Over the fresh whole games 776-839 at 640x480 (session 42), 2 of the
@@ -617,8 +621,10 @@ class Loop:
         #: "I cannot read the die from here" said; again only after the camera
         #: has read most pops for a while (see :meth:`_die_blind`).
         self.die_blind_said = False
-        #: "I cannot read every hole" said; said again only after a board is read whole.
+        #: "I cannot read every hole" said; said again only after a board is read whole
+        #: (and reminded every ``UNCLEAR_AGAIN_S`` meanwhile, from when it was last said).
         self.unclear_said = False
+        self.unclear_said_at: float | None = None
         self.camera_lost = False
         self.pending_confirm: Spoken | None = None
         # What one observation produced, written in one transaction and only
@@ -855,6 +861,7 @@ class Loop:
         elif isinstance(obs, BoardUnclear):
             if not self.unclear_said:
                 self.unclear_said = True
+                self.unclear_said_at = obs.t
                 self._say(
                     "I can see the board but cannot read every hole. If nothing is over it, "
                     "bring the camera closer or give it more light."
@@ -923,6 +930,7 @@ class Loop:
         self.board_gap_s = obs.t - self.board_seen_at if self.board_seen_at is not None else 0.0
         self.board_seen_at = obs.t
         self.unclear_said = False
+        self.unclear_said_at = None
         if self.stage == "opening":
             self._opening(obs)
             return
@@ -3823,6 +3831,13 @@ class Loop:
                 # not after every pop (75 times in a whole rendered game).
                 self.die_blind_said = True
                 self._say(DIE_BLIND_SAID)
+        if (self.unclear_said_at is not None and self.stage in ("opening", "check", "game")
+                and t - self.unclear_said_at >= UNCLEAR_AGAIN_S):
+            # Said once at the table may go unheard, and nothing else is
+            # said while no board is read (fresh whole games 802 and 820 at
+            # 640x480: one sentence at 15 s, then twelve minutes of silence).
+            self.unclear_said_at = t
+            self._say(UNCLEAR_AGAIN_SAID)
         asked = self.doubt_question
         if asked is not None and t - asked.t >= ANSWER_WAIT_S:
             # No answer: the board is followed, as it would have been at once.

@@ -38,6 +38,26 @@ def test_a_board_never_read_whole_is_said_once_until_it_is_read() -> None:
     assert said(speaker).count(UNCLEAR) == 2  # a new stretch, after a board read whole
 
 
+def test_a_board_never_read_whole_is_reminded_every_two_minutes_until_it_is_read() -> None:
+    # Fresh whole games 802 and 820 at 640x480 (session 42): small boards
+    # never read whole; one sentence at 15 s, then twelve minutes of silence.
+    from companion.live.loop import UNCLEAR_AGAIN_S, UNCLEAR_AGAIN_SAID
+
+    loop, speaker = opening_loop()
+    loop.handle(BoardUnclear(15.0))
+    loop.handle(Tick(15.0 + UNCLEAR_AGAIN_S - 1.0))
+    assert UNCLEAR_AGAIN_SAID not in said(speaker)
+    loop.handle(Tick(15.0 + UNCLEAR_AGAIN_S + 1.0))
+    assert said(speaker).count(UNCLEAR_AGAIN_SAID) == 1
+    loop.handle(Tick(15.0 + 2 * UNCLEAR_AGAIN_S))
+    assert said(speaker).count(UNCLEAR_AGAIN_SAID) == 1
+    loop.handle(Tick(15.0 + 2 * UNCLEAR_AGAIN_S + 2.0))
+    assert said(speaker).count(UNCLEAR_AGAIN_SAID) == 2
+    loop.handle(BoardStable(300.0, board(red=HOME4, blue=HOME4)))
+    loop.handle(Tick(300.0 + 3 * UNCLEAR_AGAIN_S))
+    assert said(speaker).count(UNCLEAR_AGAIN_SAID) == 2  # read whole: no more reminders
+
+
 def test_a_lost_board_is_said_after_a_while_and_its_return_too() -> None:
     loop, speaker = opening_loop()
     loop.handle(BoardLost(1.0))
