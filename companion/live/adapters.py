@@ -38,7 +38,7 @@ def from_vision(event: Any) -> Observation | None:
     if kind == "PopUnread":
         return PopUnread(t)
     if kind == "PopReadLate":
-        return PopReadLate(t, int(event.value), float(getattr(event, "confidence", 1.0)))
+        return PopReadLate(t, int(event.value), float(event.confidence))
     if kind == "DieCocked":
         return DieCocked(t)
     if kind == "DieResettled":

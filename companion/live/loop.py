@@ -515,7 +515,6 @@ class _DoubtQuestion:
 
     board: boards.Board
     t: float
-    player: str
 
 
 @dataclass
@@ -818,8 +817,6 @@ class Loop:
         if self._ff_until is not None and obs.t > self._ff_until:
             self.end_fast_forward()
         self.t = obs.t
-        if isinstance(obs, PopReadLate) and obs.confidence < NO_READ_BELOW:
-            obs = Tick(obs.t)  # (a late read this weak is no read: the pop stays unread)
         if self.stage == "opening" and self.opening_since is None:
             self.opening_since = obs.t
         if isinstance(obs, Spoken):
@@ -1808,7 +1805,7 @@ class Loop:
             self.doubts = doubts
         if not sure:
             return False
-        self.doubt_question = _DoubtQuestion(whole, self.t, mover)
+        self.doubt_question = _DoubtQuestion(whole, self.t)
         self._say(f"{mover.capitalize()}, was your pop a {self.referee.pending_pop}?", expects="yes-no",
                   about=self.pop_seen_at)
         return True
@@ -3402,8 +3399,11 @@ class Loop:
         legal is then asked about, not called (``_weak_read_misread``; fresh
         whole game seed 152 at 640x480: a small 6 under glare, unread for
         1.5 s, read 4 at 0.98 with a hand over the board, and Yellow's peg
-        brought out was called "needs a 6").
+        brought out was called "needs a 6"). One read under ``NO_READ_BELOW``
+        is let go: the pop stays unread.
         """
+        if obs.confidence < NO_READ_BELOW:
+            return  # a late read this weak is no read: the pop stays unread
         self.last_pop_seen = obs.value
         self.last_pop_doubted = True
         if self.pops_read and not self.pops_read[-1]:
