@@ -119,6 +119,22 @@ def only_way(
     return way if len(way) >= min_steps else None
 
 
+def no_way(state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]]) -> bool:
+    """Whether the search is sure that no way of playing the *held* pops
+    leads from *state* to *board* exactly: ``False`` when some way does
+    (one, or several: :func:`only_way` gives ``None`` for both), or the
+    search could not finish.
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="red", pegs={"red": ["track:3"]})   # Blue: all Home
+    >>> moved = {"red": ["track:6", "home", "home", "home"], "blue": ["home"] * 4}
+    >>> no_way(game, [None, 4, 2], moved), no_way(game, [4], moved)
+    (False, True)
+    """
+    found = _ways(state, held, board, gone_home=False, collect_all=False)
+    return found is not None and not found
+
+
 def several_ways(state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]]) -> bool:
     """Whether the *held* pops lead from *state* to *board* in ways that end
     in different games, or leave different pops still to play (each way's

@@ -47,6 +47,7 @@ from companion.live.catch_up import (
     MAX_UNREAD,
     Step,
     leftover_fits,
+    no_way,
     only_way,
     pegs_misread_home,
     pips_needed,
@@ -249,6 +250,14 @@ TAPPED_S = 1.4
 #: 640x480: two unread pops 1.33-1.5 s apart 59 times, 51 of them one real
 #: pop; 1.67-1.84 s apart 57 times, 13 of them one.
 UNREAD_AGAIN_S = 1.55
+#: Seconds within which a pop after an unread one may still be a cocked
+#: die's tap, when only that makes the board with no peg misread in its
+#: Home (``Loop._tap_rather_than_misread``): the simulator's players set a
+#: move down 2 s after its pop at the soonest (``MOVE_AFTER_POP_S``), so a
+#: pop this soon after another had no move between.
+TAPPED_LATE_S = 2.5
+#: Board sightings the loop keeps the times of (``Loop.stable_times``).
+STABLE_TIMES_KEPT = 32
 #: Why an unread pop is taken back, said by default: most such pops are a
 #: cocked die read as no face, then tapped (``Loop._say_popped_again``).
 POPPED_AGAIN = "the die was popped again"
@@ -699,6 +708,8 @@ class Loop:
         self._judging_held = False
         #: Since when the last board seen has been seen (unchanged).
         self.board_since = 0.0
+        #: When the last boards were seen stable in the game (``Loop._tap_rather_than_misread``).
+        self.stable_times: deque[float] = deque(maxlen=STABLE_TIMES_KEPT)
         #: Pegs the loop placed where a board showed them when it got back in
         #: step (``_follow``), not where a move it saw took them.
         self.adopted: set[tuple[str, str]] = set()
@@ -940,6 +951,7 @@ class Loop:
         if self.last_board is None or not boards.same(seen, self.last_board, seen):
             self.board_since = obs.t
         self.last_board = seen
+        self.stable_times.append(obs.t)
         if self.transit is not None and not boards.same(seen, self.transit[0], seen):
             self.transit = None  # the peg in transit has come down elsewhere
         unread = self.unread
@@ -1382,6 +1394,9 @@ class Loop:
         way = only_way(state, pops, whole) if pops else None
         if way is None:
             way = only_way(state, pops, whole, gone_home=True, min_steps=1)
+            if (unread is None and pops and no_way(state, pops, whole)
+                    and self._tap_rather_than_misread(whole, misread=way is not None)):
+                return True
         for weak in self._weak_held_unread() if way is None else []:
             # No way with the held pops as read, one with a pop read weakly
             # taken as unread (one at a time, then all): a misread more
@@ -2775,6 +2790,65 @@ class Loop:
         self._release_pops()
         self._evaluate(whole)
         return True
+
+    def _tap_rather_than_misread(self, whole: boards.Board, misread: bool) -> bool:
+        """For the catch-up, sure that no way of playing the pops as held
+        leads to *whole* (but perhaps one with a peg the game has out seen in
+        its Home: *misread*): an unread pop followed by the next pop within
+        ``TAPPED_LATE_S`` (the one an open inference gave a value, or one
+        held, by the catch-up still open too, with the pops since), taken
+        out, makes *whole* exactly. Then it was a cocked die read as no face
+        and tapped (later than ``POPPED_AGAIN_S``), not a pop whose move
+        went unseen: the guess is undone, the pop taken out, and the board
+        judged afresh. Without *misread*, only where no board was seen
+        stable between the two pops (one seen, with no move, had the unread
+        pop settled and said, and a wrong count after it is still called).
+        (Fresh whole game 846 at 640x480, session 43: Blue's cocked die
+        unread, tapped to a 6 read 1.7 s later; caught up as an unread 6 with
+        the 6 still to move, the next board, Blue's 3 bumping Red, was taken
+        as a bring-out on that 6 with the new peg "misread in Home", and the
+        peg Blue never had out stood on Blue's Start in the game for 70 s,
+        until two false calls.) Returns whether it was."""
+        inferred, caught = self.inferred, self.caught_up
+        lead: _Unread | None = None
+        state: State | None
+        if inferred is not None:
+            state, lead, held = inferred.state, inferred.unread, inferred.pops + self.held_pops
+        elif caught is not None:
+            if caught.unread is not None:
+                return False
+            later = [p for p in self.held_pops if not any(p is q for q in caught.held)]
+            state, held = caught.state, list(caught.held) + caught.pops + later
+        else:
+            state, held = self.referee.state, list(self.held_pops)
+        if state is None:
+            return False
+        times = ([lead.t] if lead is not None else []) + [p.t for p in held]
+        for i, (t, after) in enumerate(pairwise(times)):
+            if after - t >= TAPPED_LATE_S or (not misread and any(t < s < after for s in self.stable_times)):
+                continue
+            tap = None if lead is not None and i == 0 else held[i - (lead is not None)]
+            if tap is not None and not isinstance(tap, PopUnread):
+                continue
+            kept = [p for p in held if p is not tap]
+            pops = ([None] if lead is not None and tap is not None else []) + values_of(kept)
+            if only_way(state, pops, whole, min_steps=1) is None:
+                continue
+            if inferred is not None:
+                undone, said_at = self._undo_inference(inferred), inferred.said
+            elif caught is not None:
+                undone, said_at = self._undo_catch_up(caught), caught.said
+            else:
+                undone, said_at = True, len(self.said)
+            if not undone:
+                return False  # cannot happen with the referee's undo; judge the board as it is
+            if tap is None and lead is not None:
+                self._forget_unread(lead)
+            self.held_pops = [p for p in self.held_pops if p is not tap]
+            self._release_pops()
+            self._judge_again(whole, said_at)
+            return True
+        return False
 
     def answer_was_popped_again(self, value: int) -> bool:
         """The players answer the unread pop with *value*, and the pop held

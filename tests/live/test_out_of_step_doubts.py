@@ -12,7 +12,14 @@ from __future__ import annotations
 import pytest
 from test_live_loop import AT_ONCE, ListRecorder, ListSpeaker, board, kinds, played, said, started
 
-from companion.live.loop import ANSWER_WAIT_S, POPPED_AGAIN_S, TAPPED_S, UNREAD_AGAIN_S, Loop
+from companion.live.loop import (
+    ANSWER_WAIT_S,
+    POPPED_AGAIN_S,
+    TAPPED_LATE_S,
+    TAPPED_S,
+    UNREAD_AGAIN_S,
+    Loop,
+)
 from companion.live.observations import (
     BoardStable,
     DieResettled,
@@ -211,8 +218,19 @@ def test_two_real_pops_taken_for_a_tap_are_put_right_by_the_next_move() -> None:
                           "Red popped 3.", "Red needs a 6 to bring a peg out: the move is lost.", "Blue's turn."]
 
 
-def test_an_unread_pop_given_the_value_of_the_move_stays_when_the_next_pop_came_later() -> None:
+def test_an_unread_pop_given_the_value_of_the_move_is_taken_back_when_only_a_late_tap_explains_the_next_move() -> None:
+    # Past POPPED_AGAIN_S the 3 is first taken for Blue's pop; Blue's move
+    # of 2 after Blue's 2 then fits only the unread pop taken out (a cocked
+    # die tapped late: no board was seen between the two pops), not a 3
+    # left unmoved, a second pop and a wrong count (session 43, fresh game 846).
     loop, lines = _red_unread_then_3(gap=POPPED_AGAIN_S + 0.1)
+    assert "illegal" not in kinds(loop)
+    assert "I take back Red's pop I could not read: the die was popped again." in lines
+    assert lines[-3:] == ["Blue popped 2.", "Blue moves 2 from space 10 to space 12.", "Red's turn."]
+
+
+def test_an_unread_pop_given_the_value_of_the_move_stays_when_the_next_pop_came_later() -> None:
+    loop, lines = _red_unread_then_3(gap=TAPPED_LATE_S + 0.1)
     assert not any(line.startswith("I take back") for line in lines)
     assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 2 spaces, but the pop was 3."
 

@@ -24,6 +24,7 @@ from test_live_loop import (
 from companion.live.loop import DIE_BLIND_SAID, Loop
 from companion.live.observations import (
     BoardStable,
+    BoardUnsettled,
     PopSettled,
     PopUnread,
     Spoken,
@@ -887,3 +888,59 @@ def test_a_number_said_as_the_answer_to_the_move_is_not_asked_again() -> None:
     loop.handle(Tick(6.0))  # (the loop holds a wrong board a moment before it calls)
     assert events_after(loop, n)[-1] == ("illegal", None)
     assert not any("was your pop" in t for t in said(speaker))
+
+
+def test_an_unread_pop_before_a_tap_is_taken_out_rather_than_a_peg_read_in_its_home() -> None:
+    # Fresh whole game 846 at 640x480 (session 43): Blue's die landed cocked,
+    # read as no face (an unread pop), and was tapped to a 6 read 1.7 s later
+    # (past POPPED_AGAIN_S). The board, seen only after the move, fitted the
+    # unread pop as a 6 with the read 6 still to move; Blue's next move, a 3,
+    # then fitted only a bring-out on that 6 with the new peg "misread in
+    # Home", and the game had a blue peg on Blue's Start for 70 s.
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder, AT_ONCE)
+    h3 = ["home"] * 3
+    start = {"red": HOME4, "blue": ["track:12", *h3]}
+    loop.start([["red"], ["blue"]], {}, "blue", start)
+    loop.handle(BoardStable(1.0, start))
+    n = len(loop.events)
+    loop.handle(PopUnread(2.0))
+    loop.handle(PopSettled(3.7, 6))
+    loop.handle(BoardStable(6.0, {"red": HOME4, "blue": ["track:18", *h3]}))
+    loop.handle(PopSettled(7.0, 3))
+    loop.handle(BoardStable(10.0, {"red": HOME4, "blue": ["track:21", *h3]}))
+    assert loop.referee.position["blue"] == sorted(["track:21", *h3])
+    assert [e for e in events_after(loop, n) if e[0] != "undo"][-6:] == [
+        ("pop", 6), ("move", 6), ("extra-pop", None), ("pop", 3), ("move", 3), ("turn", None)]
+    assert loop.referee.player == "red"
+    assert "illegal" not in kinds(loop)
+    assert "I take back Blue's pop I could not read: the die was popped again." in said(speaker)
+    loop.handle(Tick(40.0))
+    assert not any(line.startswith("I cannot see every peg") for line in said(speaker))
+
+
+def test_an_unread_pop_held_before_a_tap_is_taken_out_of_a_catch_up_rather_than_a_peg_read_in_its_home() -> None:
+    # The same with the board unreadable from before the unread pop (846
+    # itself): Red's 5, the unread pop and the tap's 6 are caught up at once,
+    # the unread pop as a 6 with the read 6 still to move; Blue's 3 then
+    # shows it was no pop.
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder, AT_ONCE)
+    h3 = ["home"] * 3
+    start = {"red": ["track:3", *h3], "blue": ["track:12", *h3]}
+    loop.start([["red"], ["blue"]], {}, "red", start)
+    loop.handle(BoardStable(1.0, start))
+    loop.handle(PopSettled(2.0, 5))
+    n = len(loop.events)
+    loop.handle(BoardUnsettled(3.0))
+    loop.handle(PopUnread(6.0))
+    loop.handle(PopSettled(7.7, 6))
+    loop.handle(BoardStable(10.0, {"red": ["track:8", *h3], "blue": ["track:18", *h3]}))
+    loop.handle(PopSettled(11.0, 3))
+    loop.handle(BoardStable(14.0, {"red": ["track:8", *h3], "blue": ["track:21", *h3]}))
+    assert loop.referee.position["blue"] == sorted(["track:21", *h3])
+    assert [e for e in events_after(loop, n) if e[0] not in ("undo", "turn")][-6:] == [
+        ("move", 5), ("pop", 6), ("move", 6), ("extra-pop", None), ("pop", 3), ("move", 3)]
+    assert loop.referee.player == "red"
+    assert "illegal" not in kinds(loop)
+
