@@ -2658,6 +2658,15 @@ class Loop:
             # moved on by an unseen 1 after Blue's lost pop: retold as a 5,
             # and Red's next move called a wrong count).
             return False
+        if self.t - inferred.t >= CAUGHT_UP_OPEN_S and self._pop_lost_unseen_before(whole):
+            # The same when the pop being moved came after the die went
+            # unread for seconds, room for a pop nobody saw, lost, before it:
+            # the board is also that, the read pop the next player's (fresh
+            # whole game 855 at 640x480, session 43: Red's flat 5 read as a
+            # cocked die, Blue's 1 after it given to Red; Blue's move of 1
+            # retold Blue's guessed 2, standing for 8 s, as a 3, and Red's
+            # next move was called a wrong count). Not judged here.
+            return False
         if not self._undo_inference(inferred):
             return False  # cannot happen with the referee's undo; judge the board as it is
         self._judge_again(whole, inferred.said)

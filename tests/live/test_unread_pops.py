@@ -944,3 +944,29 @@ def test_an_unread_pop_held_before_a_tap_is_taken_out_of_a_catch_up_rather_than_
     assert loop.referee.player == "red"
     assert "illegal" not in kinds(loop)
 
+
+def test_a_guess_that_stood_is_not_retold_when_a_pop_lost_unseen_before_the_read_one_explains_the_board() -> None:
+    # Fresh whole game 855 at 640x480 (session 43): Blue's unread 2 worked out
+    # from Blue's move; Red's flat 5 (lost: its Finish 4 blocks it) read as a
+    # cocked die, so no pop was seen; Blue's 1, read after 7 s without a value,
+    # given to Red; Blue's move of 1 then retold the guessed 2 as a 3, and
+    # Red's next move, a 3, was called "moved 3 spaces, but the pop was 1".
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder, AT_ONCE)
+    h2, h3 = ["home"] * 2, ["home"] * 3
+    red = ["track:27", "finish:4", *h2]
+    loop.start([["red"], ["blue"]], {}, "blue", {"red": red, "blue": ["track:3", *h3]})
+    loop.handle(BoardStable(1.0, {"red": red, "blue": ["track:3", *h3]}))
+    loop.handle(PopUnread(2.0))
+    loop.handle(BoardStable(5.0, {"red": red, "blue": ["track:5", *h3]}))
+    assert "That move means Blue popped a 2." in said(speaker)
+    loop.handle(PopSettled(10.5, 1, blind_s=7.0))
+    assert "Red popped 1." in said(speaker)
+    loop.handle(BoardUnsettled(12.0))
+    loop.handle(BoardStable(13.0, {"red": red, "blue": ["track:6", *h3]}))
+    loop.handle(PopSettled(14.5, 3))
+    loop.handle(BoardUnsettled(16.0))
+    loop.handle(BoardStable(17.0, {"red": ["finish:2", "finish:4", *h2], "blue": ["track:6", *h3]}))
+    loop.handle(Tick(30.0))
+    assert "That move means Blue popped a 3." not in said(speaker)
+    assert "illegal" not in kinds(loop)
