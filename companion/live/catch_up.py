@@ -121,7 +121,8 @@ def only_way(
 
 def no_way(state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]]) -> bool:
     """Whether the search is sure that no way of playing the *held* pops
-    leads from *state* to *board* exactly: ``False`` when some way does
+    leads from *state* to *board* exactly with the pops it leaves over
+    fitting the board (:func:`leftover_fits`): ``False`` when some way does
     (one, or several: :func:`only_way` gives ``None`` for both), or the
     search could not finish.
 
@@ -131,7 +132,7 @@ def no_way(state: State, held: Sequence[int | None], board: Mapping[str, Sequenc
     >>> no_way(game, [None, 4, 2], moved), no_way(game, [4], moved)
     (False, True)
     """
-    found = _ways(state, held, board, gone_home=False, collect_all=False)
+    found = _fitting_ways(state, held, board, False)
     return found is not None and not found
 
 

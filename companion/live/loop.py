@@ -256,6 +256,10 @@ UNREAD_AGAIN_S = 1.55
 #: move down 2 s after its pop at the soonest (``MOVE_AFTER_POP_S``), so a
 #: pop this soon after another had no move between.
 TAPPED_LATE_S = 2.5
+#: The same, when the other way has a peg misread in its Home: the unread
+#: pop and the pop after it may be one pop read late, after a hand beside
+#: the dome (``Loop._tap_rather_than_misread``).
+READ_AGAIN_S = 8.0
 #: Board sightings the loop keeps the times of (``Loop.stable_times``).
 STABLE_TIMES_KEPT = 32
 #: Why an unread pop is taken back, said by default: most such pops are a
@@ -1394,8 +1398,8 @@ class Loop:
         way = only_way(state, pops, whole) if pops else None
         if way is None:
             way = only_way(state, pops, whole, gone_home=True, min_steps=1)
-            if (unread is None and pops and no_way(state, pops, whole)
-                    and self._tap_rather_than_misread(whole, misread=way is not None)):
+            if (pops and no_way(state, pops, whole)
+                    and self._tap_rather_than_misread(whole, way is not None, unread)):
                 return True
         for weak in self._weak_held_unread() if way is None else []:
             # No way with the held pops as read, one with a pop read weakly
@@ -2800,30 +2804,36 @@ class Loop:
         self._evaluate(whole)
         return True
 
-    def _tap_rather_than_misread(self, whole: boards.Board, misread: bool) -> bool:
+    def _tap_rather_than_misread(self, whole: boards.Board, misread: bool, unread: _Unread | None = None) -> bool:
         """For the catch-up, sure that no way of playing the pops as held
-        leads to *whole* (but perhaps one with a peg the game has out seen in
-        its Home: *misread*): an unread pop followed by the next pop within
-        ``TAPPED_LATE_S`` (the one an open inference gave a value, or one
-        held, by the catch-up still open too, with the pops since), taken
-        out, makes *whole* exactly. Then it was a cocked die read as no face
-        and tapped (later than ``POPPED_AGAIN_S``), not a pop whose move
-        went unseen: the guess is undone, the pop taken out, and the board
-        judged afresh. Without *misread*, only where no board was seen
-        stable between the two pops (one seen, with no move, had the unread
-        pop settled and said, and a wrong count after it is still called).
-        (Fresh whole game 846 at 640x480, session 43: Blue's cocked die
+        (*unread* first, when given) leads to *whole*, but perhaps one with a
+        peg the game has out seen in its Home (*misread*): an unread pop
+        followed by the next pop within ``TAPPED_LATE_S`` (``READ_AGAIN_S``
+        with *misread*), taken out, makes *whole* exactly. Then the two were
+        one pop (a cocked die read as no face and tapped later than
+        ``POPPED_AGAIN_S``, or the unread die read after a hand beside the
+        dome), not two: any guess made on it is undone (an open inference,
+        or a catch-up still open, with the pops since), the unread pop taken
+        out, and the board judged afresh. Without *misread*, only where no
+        board was seen stable between the two pops (one seen, with no move,
+        had the unread pop settled and said, and a wrong count after it is
+        still called). Returns whether it was.
+
+        (Fresh whole games at 640x480, session 43. 846: Blue's cocked die
         unread, tapped to a 6 read 1.7 s later; caught up as an unread 6 with
         the 6 still to move, the next board, Blue's 3 bumping Red, was taken
         as a bring-out on that 6 with the new peg "misread in Home", and the
         peg Blue never had out stood on Blue's Start in the game for 70 s,
-        until two false calls.) Returns whether it was."""
+        until two false calls. 764: Yellow's unread 6, read 5.8 s later as
+        Yellow's hand moved the peg it popped for; with Yellow's next 6, the
+        board was taken as a bring-out "misread in Home", and Yellow's move
+        of 5 was called.)"""
         inferred, caught = self.inferred, self.caught_up
-        lead: _Unread | None = None
+        lead: _Unread | None = unread
         state: State | None
-        if inferred is not None:
+        if unread is None and inferred is not None:
             state, lead, held = inferred.state, inferred.unread, inferred.pops + self.held_pops
-        elif caught is not None:
+        elif unread is None and caught is not None:
             if caught.unread is not None:
                 return False
             later = [p for p in self.held_pops if not any(p is q for q in caught.held)]
@@ -2834,21 +2844,24 @@ class Loop:
             return False
         times = ([lead.t] if lead is not None else []) + [p.t for p in held]
         for i, (t, after) in enumerate(pairwise(times)):
-            if after - t >= TAPPED_LATE_S or (not misread and any(t < s < after for s in self.stable_times)):
+            if after - t >= (READ_AGAIN_S if misread else TAPPED_LATE_S) or (
+                    not misread and any(t < s < after for s in self.stable_times)):
                 continue
             tap = None if lead is not None and i == 0 else held[i - (lead is not None)]
-            if tap is not None and not isinstance(tap, PopUnread):
-                continue
+            if (tap is not None and not isinstance(tap, PopUnread)) or (tap is None and unread is not None
+                                                                        and not misread):
+                continue  # (the unread pop still open is ruled out by the moves, if at all: _unread_ruled_out)
             kept = [p for p in held if p is not tap]
             pops = ([None] if lead is not None and tap is not None else []) + values_of(kept)
             if only_way(state, pops, whole, min_steps=1) is None:
                 continue
-            if inferred is not None:
+            said_at = len(self.said)
+            if unread is None and inferred is not None:
                 undone, said_at = self._undo_inference(inferred), inferred.said
-            elif caught is not None:
+            elif unread is None and caught is not None:
                 undone, said_at = self._undo_catch_up(caught), caught.said
             else:
-                undone, said_at = True, len(self.said)
+                undone = True
             if not undone:
                 return False  # cannot happen with the referee's undo; judge the board as it is
             if tap is None and lead is not None:

@@ -25,6 +25,7 @@ from companion.live.loop import DIE_BLIND_SAID, Loop
 from companion.live.observations import (
     BoardStable,
     BoardUnsettled,
+    PopReadLate,
     PopSettled,
     PopUnread,
     Spoken,
@@ -32,6 +33,7 @@ from companion.live.observations import (
     from_json,
     to_json,
 )
+from companion.live.run import with_ticks
 from companion.referee import Referee
 
 
@@ -970,3 +972,35 @@ def test_a_guess_that_stood_is_not_retold_when_a_pop_lost_unseen_before_the_read
     loop.handle(Tick(30.0))
     assert "That move means Blue popped a 3." not in said(speaker)
     assert "illegal" not in kinds(loop)
+
+
+def test_an_unread_pop_read_late_after_its_move_is_one_pop_rather_than_a_peg_read_in_its_home() -> None:
+    # Fresh whole game 764 at 640x480 (sessions 38-43), from the loop's own
+    # observations: Yellow's second 6 unread; the die read (a 6) only 5.8 s
+    # later, as Yellow's hand moved the peg 21 -> 27 bumping Red; Yellow's
+    # third 6 brought a peg out. The two 6s and the unread pop were taken
+    # for a bring-out "misread in Home", the 6 moved, and a 6 still to move,
+    # so Yellow's real move of 5 was called "moved 5 spaces, but the pop was 6".
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder)  # the live settings: a call waits CALL_HOLD_S, on the ticks
+    players = [["red"], ["blue"], ["yellow"], ["green"]]
+
+    def seen(red: list[str], yellow: list[str]) -> dict[str, list[str]]:
+        return {"red": red, "blue": ["home", "track:6", "finish:3", "finish:4"], "yellow": yellow,
+                "green": ["home", "finish:2", "finish:3", "finish:4"]}
+
+    start = seen(["home", "home", "track:27", "finish:4"], ["home", "home", "track:21", "finish:4"])
+    bumped = seen(["home", "home", "home", "finish:4"], ["home", "home", "track:27", "finish:4"])
+    loop.start(players, {}, "yellow", start)
+    for obs in with_ticks([
+        BoardStable(1101.8, start), PopUnread(1102.3), BoardStable(1103.2, start), BoardUnsettled(1107.7),
+        PopSettled(1108.2, 6, 0.9, 1.5), BoardStable(1110.5, bumped), PopSettled(1111.3, 6), BoardUnsettled(1112.3),
+        BoardStable(1114.8, seen(["home", "home", "home", "finish:4"], ["home", "track:15", "track:27", "finish:4"])),
+        PopUnread(1115.5), BoardUnsettled(1117.7), PopReadLate(1118.0, 5, 0.995),
+        BoardStable(1118.8, seen(["home", "home", "home", "finish:4"], ["home", "track:4", "track:15", "finish:4"])),
+        Tick(1125.0),
+    ], tick_s=1 / 6):  # a tick a frame, as the game's 6 fps video gave
+        loop.handle(obs)
+    assert "illegal" not in kinds(loop)
+    assert loop.referee.position["yellow"] == sorted(["home", "track:4", "track:15", "finish:4"])
+    assert loop.referee.player == "green"
