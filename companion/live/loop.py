@@ -3363,7 +3363,14 @@ class Loop:
         if board is None or state is None or state.phase is not Phase.POP:
             return False
         if self._legal_on(rules_pop(state, value), board):
-            return False  # it fits: the mover's own pop, as asked
+            # It fits: the mover's own pop, as asked. But the mover's pop may
+            # have gone unseen and this one be the next player's, of the
+            # same value: that history is kept as a doubt (fresh whole game
+            # 872 at 640x480, session 43: Yellow's 4 never seen, Yellow moved
+            # 4, Green's lost 4 taken for Yellow's, and Red's 6, given to
+            # Green, was called "Not Red's turn").
+            self._open_doubt(state, [None, value])
+            return False
         values = self._pops_explaining(board)
         if len(values) != 1:
             return False
