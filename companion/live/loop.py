@@ -251,10 +251,10 @@ TAPPED_S = 1.4
 #: pop; 1.67-1.84 s apart 57 times, 13 of them one.
 UNREAD_AGAIN_S = 1.55
 #: Seconds within which a pop after an unread one may still be a cocked
-#: die's tap, when only that makes the board with no peg misread in its
-#: Home (``Loop._tap_rather_than_misread``): the simulator's players set a
-#: move down 2 s after its pop at the soonest (``MOVE_AFTER_POP_S``), so a
-#: pop this soon after another had no move between.
+#: die's tap, when only taking the unread pop out makes the board
+#: (``Loop._tap_rather_than_misread``): the simulator's players set a move
+#: down 2 s after its pop at the soonest (``MOVE_AFTER_POP_S``), so a pop
+#: this soon after another had no move between.
 TAPPED_LATE_S = 2.5
 #: The same, when the other way has a peg misread in its Home: the unread
 #: pop and the pop after it may be one pop read late, after a hand beside
