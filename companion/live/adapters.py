@@ -36,7 +36,7 @@ def from_vision(event: Any) -> Observation | None:
     if kind == "PopSettled":
         return PopSettled(t, int(event.value), float(event.confidence), float(event.blind_s))
     if kind == "PopUnread":
-        return PopUnread(t)
+        return PopUnread(t, bool(getattr(event, "faceless", False)))
     if kind == "PopReadLate":
         return PopReadLate(t, int(event.value), float(event.confidence))
     if kind == "DieCocked":

@@ -232,6 +232,14 @@ SPOKEN_POP_CONFIDENCE = LATE_READ_CONFIDENCE
 #: 1.5 s apart at the least, and a truth game's real unread pop followed
 #: 1.7 s later was taken back at 2.0 s.
 POPPED_AGAIN_S = 1.6
+#: The same for an unread pop on which the camera saw no face
+#: (``PopUnread.faceless``): a die that landed cocked, whose tap may be read
+#: a frame or two late. Session 45, 116 kept whole rendered games at
+#: 640x480: of the unread pops another pop followed 1.67 s later, the 8
+#: faceless ones were all a cocked die tapped (fresh game 891: the tap's 1
+#: went to the next player, whose right move was called), the 33 others
+#: real pops; at 1.83 s, 6 faceless and 66 others, all real pops.
+FACELESS_AGAIN_S = 1.75
 #: Seconds after a pop before which a board seen stable cannot show its
 #: move (the simulator's players take 2.5 s from the pop to the move set
 #: down): a board changing after such a board may be that move
@@ -279,6 +287,13 @@ SEVERAL_UNSEEN_S = 20.0
 #: another pop before it that nobody saw (two pops' worth, ``UNSEEN_POP_S``
 #: each: the one missed and this one's own tumble): ``Loop._pop_lost_unseen_before``.
 BLIND_BEFORE_S = 2 * UNSEEN_POP_S
+
+
+def popped_again(unread: _Unread | PopUnread, after: float) -> bool:
+    """Whether a pop at *after* came soon enough after *unread* to be likelier
+    the same die tapped or popped again than the next player's pop
+    (``POPPED_AGAIN_S``; ``FACELESS_AGAIN_S`` when no face was seen on it)."""
+    return after - unread.t < (FACELESS_AGAIN_S if unread.faceless else POPPED_AGAIN_S)
 
 
 def values_of(pops: list[PopSettled | PopUnread]) -> list[int | None]:
@@ -409,6 +424,8 @@ class _Unread:
     #: agreeing with the game; None: neither seen): time in which pops
     #: nobody saw may have come first (:meth:`Loop._unseen_before_unread`).
     quiet_from: float | None = None
+    #: The camera saw no face on the die (:attr:`PopUnread.faceless`).
+    faceless: bool = False
 
 
 def _values_of_pop(pop: PopSettled | PopUnread) -> list[int]:
@@ -2505,7 +2522,7 @@ class Loop:
             self._ask_unread()
             return True
         if (len(values) == 1 and self.held_pops and isinstance(self.held_pops[0], PopSettled)
-                and self.held_pops[0].t - unread.t < POPPED_AGAIN_S
+                and popped_again(unread, self.held_pops[0].t)
                 and self._popped_again_taken_out(whole, unread)):
             # The pop read next came within POPPED_AGAIN_S of the unread one,
             # and it makes the move alone: the unread pop was the die landing
@@ -2611,7 +2628,7 @@ class Loop:
         self.inferred = _Inferred(state, unread, own_move=own_move, from_move=own_move, t=self.t,
                                   said=len(self.said))
         self._open_doubt(state, [None, *values_of(self.held_pops)])
-        if self.held_pops and self.held_pops[0].t - unread.t < POPPED_AGAIN_S:
+        if self.held_pops and popped_again(unread, self.held_pops[0].t):
             # The next pop came as soon as a cocked die's tap (see
             # _unread_no_pop): the game without the unread pop is kept as a
             # doubt too, for boards that come after the inference stands
@@ -2722,7 +2739,7 @@ class Loop:
         inferred = self.inferred
         if inferred is None or inferred.own_move or not inferred.pops:
             return False
-        if inferred.pops[0].t - inferred.unread.t >= POPPED_AGAIN_S:
+        if not popped_again(inferred.unread, inferred.pops[0].t):
             return False
         if only_way(inferred.state, values_of(inferred.pops + self.held_pops), whole, min_steps=1) is None:
             return False
@@ -2782,8 +2799,9 @@ class Loop:
         if state is None:
             return False
         held = self.held_pops
-        times = ([unread.t] if unread is not None else []) + [p.t for p in held]
-        again = {t for t, after in pairwise(times) if after - t < POPPED_AGAIN_S}
+        leads: list[_Unread | PopSettled | PopUnread] = ([unread] if unread is not None else []) + list(held)
+        again = {lead.t for lead, after in pairwise(leads)
+                 if not isinstance(lead, PopSettled) and popped_again(lead, after.t)}
         drop_lead = unread is not None and unread.t in again
         dropped = [p for p in held if isinstance(p, PopUnread) and p.t in again]
         if not drop_lead and not dropped:
@@ -2891,7 +2909,7 @@ class Loop:
         ``--answers``: the answer given to the first, the second went to
         the next player and the turns ran one out."""
         unread, held = self.unread, self.held_pops
-        if (unread is None or not held or held[0].t - unread.t >= POPPED_AGAIN_S
+        if (unread is None or not held or not popped_again(unread, held[0].t)
                 or self.referee.phase != "pop"):
             return False
         first = held[0]
@@ -3071,7 +3089,8 @@ class Loop:
         player = self.referee.player or ""
         before = [p.t for p in self.seen_pops if p.t < pop.t - 1e-9]
         marks = [t for t in (before[-1] if before else None, self.board_agreed_at) if t is not None]
-        self.unread = _Unread(player, pop.t, begun=self.t, quiet_from=max(marks) if marks else None)
+        self.unread = _Unread(player, pop.t, begun=self.t, quiet_from=max(marks) if marks else None,
+                              faceless=pop.faceless)
         name = player.capitalize()
         if self.referee.phase == "first":
             # Who goes first cannot be decided without every value: ask now.

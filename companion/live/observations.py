@@ -57,9 +57,12 @@ class PopUnread:
 
     The referee must learn the value another way (the move that follows, or
     the players' word) rather than miss the pop and fall out of step.
+    *faceless*: the camera saw no face on the die (as a die landed cocked
+    looks), so a pop soon after is likelier its tap (``Loop._popped_again``).
     """
 
     t: float
+    faceless: bool = False
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,8 @@ def to_json(obs: Observation) -> dict[str, Any]:
         return {"t": obs.t, "resettled": obs.value}
     if isinstance(obs, Spoken):
         return {"t": obs.t, "say": {"intent": obs.intent, **obs.value}}
+    if isinstance(obs, PopUnread) and obs.faceless:
+        return {"t": obs.t, "pop-unread": True, "faceless": True}
     return {"t": obs.t, _KIND_NAMES[type(obs)]: True}
 
 
@@ -245,6 +250,11 @@ def from_json(obj: object) -> Observation:
             raise ObservationError("\"say\" must be an object with an \"intent\"")
         rest = {k: v for k, v in said.items() if k != "intent"}
         return Spoken(t, said["intent"], rest)
+    if obj.get("pop-unread"):
+        faceless = obj.get("faceless", False)
+        if not isinstance(faceless, bool):
+            raise ObservationError(f"\"faceless\" must be true or false, not {faceless!r}")
+        return PopUnread(t, faceless)
     for name, cls in _KINDS.items():
         if obj.get(name):
             made: Observation = cls(t)

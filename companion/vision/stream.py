@@ -111,9 +111,15 @@ class PopSettled:
 
 @dataclass(frozen=True)
 class PopUnread:
-    """The die was popped and now lies still, but its value could not be read."""
+    """The die was popped and now lies still, but its value could not be read.
+
+    *faceless*: the face reader saw no face it half believed on the rest's
+    hand-free frames (:meth:`_Still.faceless`), as a die landed leaning on
+    the dome's wall looks, and a flat die unread under glare mostly does not.
+    """
 
     t: float
+    faceless: bool = False
 
 
 @dataclass(frozen=True)
@@ -835,7 +841,7 @@ class VisionStream:
         rest = still.mean()
         if (self._disturbed and self._tumble >= UNREAD_MIN_TUMBLE
                 and (self._rest is None or self._moved(rest, None, still.homography))):
-            events.append(PopUnread(t))
+            events.append(PopUnread(t, faceless=still.faceless()))
             # A pop seen, if not read: a stretch without a read starts again from it.
             self._read_at, self._blind_s = t, 0.0
             still.unread = True
@@ -937,6 +943,17 @@ NOISE_FACTOR = 1.5
 #: The most a settle's value is reported sure when the die went unread in
 #: plain view on as many of its frames as it was read (:meth:`_Still.value_read`).
 MOSTLY_UNREAD_CONFIDENCE = 0.9
+
+#: An unread rest is *faceless* (:class:`PopUnread`) when the face reader's
+#: best probability on its hand-free frames is under this at the median: the
+#: face a cocked die shows the camera is a tilted one the reader barely takes
+#: for a face, while a flat die left unread under glare or small in the frame
+#: is mostly read nearly sure of its value, not sure enough. Session 45, the
+#: unread rests reported in 116 kept whole rendered games at 640x480: 123 of
+#: 174 cocked dice faceless, 665 of 4,967 flat ones; of those the next pop
+#: followed 1.5-1.7 s later (a cocked die's tap, or the next player's pop),
+#: all 9 cocked and none of the 41 flat.
+FACELESS_BELOW = 0.62
 
 #: Hand-free frames a still die must show before a settle on the face it
 #: already lay on counts as a pop: a hand reaching for the dome shades it
@@ -1126,8 +1143,10 @@ class _Still:
         self.count = 0
         self.cocked = 0
         self.values: dict[int, list[float]] = {}
-        #: Hand-free frames on which the die could not be read (``hidden`` in plain view).
+        #: Hand-free frames on which the die could not be read (``hidden`` in
+        #: plain view), and the face reader's best probability on each.
         self.failed = 0
+        self.failed_confidence: list[float] = []
         #: Since when no hand has been seen over the board (None: one is now).
         self.clear_since: float | None = None
         #: The first hand-free frame, and the hand frames since it.
@@ -1158,6 +1177,7 @@ class _Still:
             self.values.setdefault(die.value, []).append(die.confidence)
         elif not hand:
             self.failed += 1
+            self.failed_confidence.append(die.confidence)
 
     def clear_for(self, t: float) -> float:
         """For how long the board has been clear of hands, as far as the unread
@@ -1180,6 +1200,13 @@ class _Still:
             return self.clear_sum / max(self.clear_count, 1)
         assert self.sum is not None
         return self.sum / max(self.count, 1)
+
+    def faceless(self) -> bool:
+        """Whether the die, unread in plain view on at least two frames, showed
+        the face reader no face it half believed (the median of its best
+        probabilities under ``FACELESS_BELOW``)."""
+        seen = sorted(self.failed_confidence)
+        return len(seen) >= 2 and float(np.median(seen)) < FACELESS_BELOW
 
     def _best(self) -> tuple[int, list[float]] | None:
         return max(self.values.items(), key=lambda kv: len(kv[1]), default=None)

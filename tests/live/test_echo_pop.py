@@ -170,13 +170,14 @@ def test_a_pop_read_surely_is_not_taken_back_for_an_unread_pop_after_it() -> Non
     assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 2 spaces, but the pop was 5."
 
 
-def _red_pops_unread_then(gap: float) -> tuple[Loop, list[str]]:
+def _red_pops_unread_then(gap: float, faceless: bool = False) -> tuple[Loop, list[str]]:
     """Red's turn after ``started`` (every red peg in Home): a pop the camera
-    could not read, the board seen unchanged, a 2 read *gap* seconds after
-    the unread pop, a 4 read, and Blue's peg moved 4, from space 10 to 14."""
+    could not read (on which it saw no face, if *faceless*), the board seen
+    unchanged, a 2 read *gap* seconds after the unread pop, a 4 read, and
+    Blue's peg moved 4, from space 10 to 14."""
     blue_on = board(blue=["track:10", "home", "home", "home"])
     return played([
-        PopUnread(8.0), BoardStable(8.5, blue_on), PopSettled(8.0 + gap, 2), BoardStable(8.5 + gap, blue_on),
+        PopUnread(8.0, faceless), BoardStable(8.5, blue_on), PopSettled(8.0 + gap, 2), BoardStable(8.5 + gap, blue_on),
         PopSettled(11.0 + gap, 4), BoardStable(14.0 + gap, board(blue=["track:14", "home", "home", "home"])),
     ])
 
@@ -218,6 +219,26 @@ def test_an_unread_pop_followed_by_a_pop_seconds_later_stays_a_pop() -> None:
     loop, lines = _red_pops_unread_then(gap=POPPED_AGAIN_S + 0.1)
     assert not any(line.startswith("I take back") for line in lines)
     assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 4 spaces, but the pop was 2."
+
+
+def test_an_unread_pop_with_no_face_seen_is_no_pop_when_the_move_says_so_a_little_later() -> None:
+    # Fresh whole game 891 at 640x480 (session 44): Blue's die landed cocked
+    # and was read as no face; the tap's 1 was read 1.67 s after the unread
+    # pop, just past POPPED_AGAIN_S, went to Red, and Red's move of 5 was
+    # called. A die on which the camera saw no face (a cocked one's look)
+    # may be tapped and read that late; one it saw a face on may not.
+    from companion.live.loop import FACELESS_AGAIN_S, POPPED_AGAIN_S
+
+    gap = (POPPED_AGAIN_S + FACELESS_AGAIN_S) / 2
+    loop, lines = _red_pops_unread_then(gap=gap, faceless=True)
+    assert "illegal" not in kinds(loop)
+    assert "I take back Red's pop I could not read: the die was popped again." in lines
+    assert lines[-3:] == ["Blue popped 4.", "Blue moves 4 from space 10 to space 14.", "Red's turn."]
+    loop, lines = _red_pops_unread_then(gap=gap)
+    assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 4 spaces, but the pop was 2."
+    loop, lines = _red_pops_unread_then(gap=FACELESS_AGAIN_S + 0.1, faceless=True)
+    assert not any(line.startswith("I take back") for line in lines)
+    assert kinds(loop)[-1] == "illegal"
 
 
 def test_an_unread_pop_soon_followed_by_another_unread_one_is_no_pop_when_the_board_says_so() -> None:

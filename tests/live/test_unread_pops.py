@@ -25,6 +25,7 @@ from companion.live.loop import DIE_BLIND_SAID, Loop
 from companion.live.observations import (
     BoardStable,
     BoardUnsettled,
+    ObservationError,
     PopReadLate,
     PopSettled,
     PopUnread,
@@ -199,6 +200,12 @@ def test_pop_unread_in_observation_files() -> None:
     obs = from_json({"t": 2.5, "pop-unread": True})
     assert obs == PopUnread(2.5)
     assert to_json(obs) == {"t": 2.5, "pop-unread": True}
+    # Since session 45 it may say that the camera saw no face on the die.
+    faceless = from_json({"t": 2.5, "pop-unread": True, "faceless": True})
+    assert faceless == PopUnread(2.5, faceless=True)
+    assert to_json(faceless) == {"t": 2.5, "pop-unread": True, "faceless": True}
+    with pytest.raises(ObservationError, match="faceless"):
+        from_json({"t": 2.5, "pop-unread": True, "faceless": "yes"})
     # Files written before the event existed read as before.
     assert from_json({"t": 1, "pop": 4}) == PopSettled(1.0, 4)
     assert from_json({"t": 1, "board": {"red": HOME4}}) == BoardStable(1.0, {"red": HOME4})
