@@ -3672,7 +3672,11 @@ class Loop:
         read" when Blue moved): it is left to stand for the unread pop."""
         unread = self.unread
         state = self.referee.state
-        window = TAPPED_S if isinstance(pop, PopSettled) else UNREAD_AGAIN_S
+        window = UNREAD_AGAIN_S
+        if isinstance(pop, PopSettled):
+            # On a die the camera saw no face on, a tap read a frame or two
+            # late too (``FACELESS_AGAIN_S``: fresh game 891, read at 1.67 s).
+            window = FACELESS_AGAIN_S if unread is not None and unread.faceless else TAPPED_S
         if (unread is None or pop.t - unread.t >= window or unread.moved or unread.denied
                 or state is None or self.referee.phase != "pop"):
             return
