@@ -234,7 +234,7 @@ SPOKEN_POP_CONFIDENCE = LATE_READ_CONFIDENCE
 POPPED_AGAIN_S = 1.6
 #: The same for an unread pop on which the camera saw no face
 #: (``PopUnread.faceless``): a die that landed cocked, whose tap may be read
-#: a frame or two late. Session 45, 116 kept whole rendered games at
+#: a frame or two late. Session 45, 115 kept whole rendered games at
 #: 640x480: of the unread pops another pop followed 1.67 s later, the 8
 #: faceless ones were all a cocked die tapped (fresh game 891: the tap's 1
 #: went to the next player, whose right move was called), the 33 others

@@ -949,8 +949,8 @@ MOSTLY_UNREAD_CONFIDENCE = 0.9
 #: face a cocked die shows the camera is a tilted one the reader barely takes
 #: for a face, while a flat die left unread under glare or small in the frame
 #: is mostly read nearly sure of its value, not sure enough. Session 45, the
-#: unread rests reported in 116 kept whole rendered games at 640x480: 123 of
-#: 174 cocked dice faceless, 665 of 4,967 flat ones; of those the next pop
+#: unread rests reported in 115 kept whole rendered games at 640x480: 115 of
+#: 164 cocked dice faceless, 663 of 4,930 flat ones; of those the next pop
 #: followed 1.5-1.7 s later (a cocked die's tap, or the next player's pop),
 #: all 9 cocked and none of the 41 flat.
 FACELESS_BELOW = 0.62
