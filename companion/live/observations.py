@@ -58,7 +58,7 @@ class PopUnread:
     The referee must learn the value another way (the move that follows, or
     the players' word) rather than miss the pop and fall out of step.
     *faceless*: the camera saw no face on the die (as a die landed cocked
-    looks), so a pop soon after is likelier its tap (``Loop._popped_again``).
+    looks), so a pop soon after is likelier its tap (``loop.popped_again``).
     """
 
     t: float

@@ -1143,9 +1143,8 @@ class _Still:
         self.count = 0
         self.cocked = 0
         self.values: dict[int, list[float]] = {}
-        #: Hand-free frames on which the die could not be read (``hidden`` in
-        #: plain view), and the face reader's best probability on each.
-        self.failed = 0
+        #: The face reader's best probability on each hand-free frame on which
+        #: the die could not be read (``hidden`` in plain view).
         self.failed_confidence: list[float] = []
         #: Since when no hand has been seen over the board (None: one is now).
         self.clear_since: float | None = None
@@ -1176,7 +1175,6 @@ class _Still:
         elif die.state == "settled" and die.value is not None:
             self.values.setdefault(die.value, []).append(die.confidence)
         elif not hand:
-            self.failed += 1
             self.failed_confidence.append(die.confidence)
 
     def clear_for(self, t: float) -> float:
@@ -1201,11 +1199,16 @@ class _Still:
         assert self.sum is not None
         return self.sum / max(self.count, 1)
 
+    @property
+    def failed(self) -> int:
+        """Hand-free frames on which the die could not be read."""
+        return len(self.failed_confidence)
+
     def faceless(self) -> bool:
         """Whether the die, unread in plain view on at least two frames, showed
         the face reader no face it half believed (the median of its best
         probabilities under ``FACELESS_BELOW``)."""
-        seen = sorted(self.failed_confidence)
+        seen = self.failed_confidence
         return len(seen) >= 2 and float(np.median(seen)) < FACELESS_BELOW
 
     def _best(self) -> tuple[int, list[float]] | None:
