@@ -221,7 +221,7 @@ def test_an_unread_pop_followed_by_a_pop_seconds_later_stays_a_pop() -> None:
     assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 4 spaces, but the pop was 2."
 
 
-def test_an_unread_pop_with_no_face_seen_is_no_pop_when_the_move_says_so_a_little_later() -> None:
+def test_a_pop_read_a_little_late_after_an_unread_pop_with_no_face_seen_is_taken_for_its_tap() -> None:
     # Fresh whole game 891 at 640x480 (session 44): Blue's die landed cocked
     # and was read as no face; the tap's 1 was read 1.67 s after the unread
     # pop, just past POPPED_AGAIN_S, went to Red, and Red's move of 5 was
