@@ -654,6 +654,10 @@ class Loop:
         #: (and reminded every ``UNCLEAR_AGAIN_S`` meanwhile, from when it was last said).
         self.unclear_said = False
         self.unclear_said_at: float | None = None
+        #: When the table was last told the board cannot be read (either
+        #: sentence); kept when a board stands, so stretches a minute apart on
+        #: a board read small are told once in ``UNCLEAR_AGAIN_S``, not each.
+        self.unclear_told_at: float | None = None
         self.camera_lost = False
         self.pending_confirm: Spoken | None = None
         # What one observation produced, written in one transaction and only
@@ -890,11 +894,15 @@ class Loop:
         elif isinstance(obs, BoardUnclear):
             if not self.unclear_said:
                 self.unclear_said = True
-                self.unclear_said_at = obs.t
-                self._say(
-                    "I can see the board but cannot read every hole. If nothing is over it, "
-                    "bring the camera closer or give it more light."
-                )
+                told = self.unclear_told_at
+                # Told within UNCLEAR_AGAIN_S: the reminder follows that telling.
+                self.unclear_said_at = told
+                if told is None or obs.t - told >= UNCLEAR_AGAIN_S:
+                    self.unclear_said_at = self.unclear_told_at = obs.t
+                    self._say(
+                        "I can see the board but cannot read every hole. If nothing is over it, "
+                        "bring the camera closer or give it more light."
+                    )
         elif isinstance(obs, CameraLost):
             if self.stage == "opening":
                 self.opening_blind = True
@@ -3963,6 +3971,7 @@ class Loop:
             # said while no board is read (fresh whole games 802 and 820 at
             # 640x480: one sentence at 15 s, then twelve minutes of silence).
             self.unclear_said_at = t
+            self.unclear_told_at = t
             self._say(UNCLEAR_AGAIN_SAID)
         asked = self.doubt_question
         if asked is not None and t - asked.t >= ANSWER_WAIT_S:

@@ -197,6 +197,7 @@ class VisionStream:
         unread_s: float = 0.5,
         lost_after_s: float = 0.5,
         unclear_after_s: float = 15.0,
+        unstood_after_s: float = 30.0,
         motion_threshold: float = 0.1,
         moved_threshold: float = 0.06,
         moved_across_poses_threshold: float = 0.15,
@@ -216,7 +217,11 @@ class VisionStream:
         over the board, without a value read before it is reported as
         :class:`PopUnread`. After ``unclear_after_s`` with the board found
         but never read whole, :class:`BoardUnclear` is reported (long enough
-        that a hand moving pegs or popping does not set it off). With
+        that a hand moving pegs or popping does not set it off); so it is
+        after ``unstood_after_s`` with the board found and a position wanted
+        (none reported yet, a pop since the last, or another read since) but
+        none standing (hands and holes flickering unknown on a board read
+        small: a stray complete frame restarts the first clock). With
         ``watch_edge`` no position is reported on a frame whose board rim
         shows something reaching over the board's edge
         (:class:`~companion.vision.edge.EdgeWatch`)."""
@@ -232,6 +237,7 @@ class VisionStream:
         self.unread_s = unread_s
         self.lost_after_s = lost_after_s
         self.unclear_after_s = unclear_after_s
+        self.unstood_after_s = unstood_after_s
         self.motion_threshold = motion_threshold
         self.moved_threshold = moved_threshold
         self.moved_across_poses_threshold = moved_across_poses_threshold
@@ -255,6 +261,9 @@ class VisionStream:
         self._lost_reported = False
         self._unclear_since: float | None = None  # found, never whole since
         self._unclear_reported = False
+        #: Since when a position has been wanted and none has stood (see ``unstood_after_s``).
+        self._wanted_since: float | None = None
+        self._unstood_reported = False
         # die
         self._rest: _Rest | None = None  # how the die lay at the last settle
         self._disturbed = False
@@ -319,6 +328,8 @@ class VisionStream:
         if any(isinstance(e, (PopSettled, PopUnread)) for e in events):
             self._confirm_pending = True
             self._confirm_since = None
+        if reading.found:
+            self._watch_unstood(t, events)
         # A pop completed on the same frame as a position was popped before
         # that position's move: hands over the board hold up the die's clocks
         # as well as the board's, and a move needs its pop first (a whole
@@ -410,6 +421,7 @@ class VisionStream:
                 events.append(BoardLost(t, reading.reason or "board not found"))
                 if self._edge is not None:
                     self._edge.reset()
+                self._wanted_since = None  # the view regained starts the clock again
             self._candidate = None
             return
         self._missing_since = None
@@ -457,6 +469,26 @@ class VisionStream:
             self._reported = pegs
             self._unsettled = False
             events.append(PositionStable(t, pegs))
+
+    def _watch_unstood(self, t: float, events: list[VisionEvent]) -> None:
+        """:class:`BoardUnclear` once a position has been wanted for
+        ``unstood_after_s`` and none has stood, on a board found all along.
+        The first clock (no complete frame for ``unclear_after_s``) misses a
+        small board read whole now and then between hands and holes read
+        unknown: kept fresh game 908 at 640x480 never had its opening stand
+        and first heard why at 639 s (now 30 s); in 768 a move waited for
+        from 172 s was never seen and nothing was said."""
+        stood = any(isinstance(e, PositionStable) for e in events)
+        if stood or not (self._reported is None or self._confirm_pending or self._unsettled):
+            self._wanted_since = None
+            self._unstood_reported = False
+            return
+        if self._wanted_since is None:
+            self._wanted_since = t
+        if (not self._unstood_reported and not self._unclear_reported
+                and t - self._wanted_since >= self.unstood_after_s - 1e-9):
+            self._unstood_reported = True
+            events.append(BoardUnclear(t))
 
     def _note_pegs(self, pegs: Mapping[str, tuple[str, ...]], t: float) -> None:
         """Keep when each peg off Home was first seen in this run of sightings."""

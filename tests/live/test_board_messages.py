@@ -34,8 +34,30 @@ def test_a_board_never_read_whole_is_said_once_until_it_is_read() -> None:
     assert said(speaker).count(UNCLEAR) == 1
     loop.handle(BoardStable(40.0, board(red=HOME4, blue=HOME4)))
     assert any(s.startswith("The board is ready.") for s in said(speaker))
-    loop.handle(BoardUnclear(70.0))
+    loop.handle(BoardUnclear(200.0))
     assert said(speaker).count(UNCLEAR) == 2  # a new stretch, after a board read whole
+
+
+def test_stretches_of_an_unclear_board_close_together_are_told_once_in_two_minutes() -> None:
+    # A board read small (kept fresh games, session 46): positions stand now
+    # and then, so the stream reports a stretch a minute or so apart; the
+    # table hears it once, then the two-minute reminder, not every stretch.
+    from companion.live.loop import UNCLEAR_AGAIN_S, UNCLEAR_AGAIN_SAID
+
+    loop, speaker = opening_loop()
+    loop.handle(BoardUnclear(15.0))
+    loop.handle(BoardStable(40.0, board(red=HOME4, blue=HOME4)))
+    loop.handle(BoardUnclear(70.0))
+    loop.handle(Tick(15.0 + UNCLEAR_AGAIN_S - 1.0))
+    assert said(speaker).count(UNCLEAR) == 1 and UNCLEAR_AGAIN_SAID not in said(speaker)
+    loop.handle(Tick(15.0 + UNCLEAR_AGAIN_S + 1.0))
+    assert said(speaker).count(UNCLEAR_AGAIN_SAID) == 1  # still unclear two minutes after it was told
+    loop.handle(BoardStable(150.0, board(red=HOME4, blue=HOME4)))
+    loop.handle(BoardUnclear(200.0))
+    assert said(speaker).count(UNCLEAR) == 1  # told 65 s ago, by the reminder
+    loop.handle(BoardStable(210.0, board(red=HOME4, blue=HOME4)))
+    loop.handle(BoardUnclear(300.0))
+    assert said(speaker).count(UNCLEAR) == 2
 
 
 def test_a_board_never_read_whole_is_reminded_every_two_minutes_until_it_is_read() -> None:

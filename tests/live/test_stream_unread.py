@@ -90,3 +90,39 @@ def test_a_board_never_read_whole_is_reported_unclear_once_per_stretch() -> None
     from companion.live.observations import BoardUnclear as UnclearObservation
 
     assert from_vision(BoardUnclear(1.0)) == UnclearObservation(1.0)
+
+
+def _pop_then_flicker(read_whole_s: float) -> list[tuple[float, VisionEvent]]:
+    """A board that stands, a pop read, then 40 s of the board read whole
+    for *read_whole_s* at a time between reads with a peg (a hole flickering
+    unknown on a small board, say) read elsewhere."""
+    from companion.vision.stream import BoardUnclear  # noqa: F401  (the event under test)
+
+    stream = VisionStream(unclear_after_s=15.0, unstood_after_s=30.0)
+    five = DieReading("settled", 5, 0.95)
+    moved = {"red": ("home", "home", "home", "track:1"), "blue": ("home",) * 4}
+    script = [(frame(FOUR, 1), 2.0), (frame(HIDDEN, 9), 0.2), (frame(five, 2), 1.0)]
+    for _ in range(int(40 / (read_whole_s + 0.2))):
+        script += [(frame(five, 2), read_whole_s), (reading(moved, five, 2), 0.2)]
+    return run(stream, script)
+
+
+def test_a_board_on_which_no_position_stands_after_a_pop_is_reported_unclear_once() -> None:
+    # Kept fresh games 908 and 768 at 640x480: hands and flickering holes let
+    # no position stand for minutes, yet a complete frame now and then kept
+    # restarting the "never read whole" clock, and nothing told the table why.
+    from companion.vision.stream import BoardUnclear
+
+    events = _pop_then_flicker(read_whole_s=0.2)
+    assert die_events(events) == ["PopSettled"]
+    times = [t for t, e in events if isinstance(e, BoardUnclear)]
+    assert len(times) == 1
+    popped = next(t for t, e in events if isinstance(e, PopSettled))
+    assert popped + 30.0 - 1.0 <= times[0] <= popped + 30.0 + 1.0
+
+
+def test_a_board_whose_position_stands_between_pops_is_not_reported_unclear() -> None:
+    from companion.vision.stream import BoardUnclear
+
+    events = _pop_then_flicker(read_whole_s=1.0)  # the position stands again each time
+    assert not [e for _, e in events if isinstance(e, BoardUnclear)]
