@@ -559,6 +559,55 @@ def _search(
         _search(after, held[1:], target, path + (Step(value, None, held[0] is None),), found, budget, collect_all)
 
 
+def whose_turn_then(
+    state: State, before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[str]],
+    held: Sequence[int | None],
+) -> str | None:
+    """Whose turn it was at *before* (a side, named by its first colour): the
+    one side from which the *held* pops, played in turn (each used by a
+    legal move or lost, a 6 earning its player the next), lead to *after*,
+    in ways that all end in the same game with fitting pops left over
+    (:func:`only_way`'s test), when from every other side no way does.
+    ``None`` when no side, or more than one, fits, or the search cannot
+    finish (too many pops, more than ``MAX_UNREAD`` unread).
+
+    :func:`who_moved` reads one move with one pop; this reads a stretch of
+    turns, for a loop that has lost track and sees boards only now and then
+    (a small board, a die read one pop in three: `--illegal` game 23 at
+    640x480 was followed by neither for seven minutes).
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="red")
+    >>> before = {"red": ["track:3"] + ["home"] * 3, "blue": ["track:9"] + ["home"] * 3}
+    >>> after = {"red": ["track:5"] + ["home"] * 3, "blue": ["track:13"] + ["home"] * 3}
+    >>> whose_turn_then(game, before, after, [4, None])   # Blue's 4, then Red's 2
+    'blue'
+    >>> whose_turn_then(game, before, after, [None, None, 1]) is None   # who went first?
+    True
+    """
+    from companion.rules import COLORS, RulesError, new_game
+
+    players = [[COLORS[c] for c in side] for side in state.sides]
+    names = [s if len(s) > 1 else s[0] for s in players]
+    pegs = {c: [p for p in places if p != "home"] for c, places in before.items()}
+    fitting: list[tuple[str, int]] = []
+    for i, side in enumerate(players):
+        if i in state.finished:
+            continue
+        try:
+            base = new_game(names, state.options, pegs, side[0])
+        except RulesError:
+            continue
+        found = _fitting_ways(base, held, after, False)
+        if found is None:
+            return None
+        if found:
+            fitting.append((side[0], len(found)))
+    if len(fitting) != 1 or fitting[0][1] != 1:
+        return None
+    return fitting[0][0]
+
+
 def who_moved(
     state: State, before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[str]], values: Sequence[int]
 ) -> tuple[str, int] | None:

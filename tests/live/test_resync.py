@@ -267,12 +267,29 @@ def test_while_lost_a_pop_just_before_the_move_may_be_the_next_players_so_the_lo
     assert "Back in step." in said(speaker)
 
 
-def test_while_lost_a_move_an_earlier_pop_fits_too_does_not_say_whose_turn_it_is() -> None:
+def test_while_lost_a_move_an_earlier_pop_fits_too_is_placed_by_the_turns() -> None:
     # Fresh seed 418 (session 30): Blue's 3, Yellow's lost 3 and Red's
     # unread lost pop seen, then Blue's move of 3; taken as made with the
     # last pop, the turns went one out and a right board was called. Here
-    # Blue pops 3 and moves it, Red pops 3: either 3 may be the move's.
+    # Blue pops 3 and moves it, Red pops 3: either 3 may be the move's, so
+    # one move with the last pop does not say whose turn it was. The turns
+    # do (session 46, ``Loop._follow_turns``): had Red popped first, Red's
+    # peg on 9 would have moved. So Blue moved, and Red's 3 waits.
     loop, speaker = lost_then_blue_moves_after_two_pops(23.5, first=3)
+    assert loop.lost is None and said(speaker)[-4:] == [
+        "Blue popped 3.", "Blue moves 3 from space 20 to space 23.", "Red's turn.", "Red popped 3."]
+    assert loop.referee.player == "red" and loop.referee.phase == "move"
+    assert kinds(loop).count("illegal") == 1  # the one call before the loop lost track
+
+
+def test_while_lost_two_unread_pops_either_of_which_fits_the_move_do_not_say_whose_turn_it_is() -> None:
+    # (The same, with the pops unread: a pop never seen would fit as well.)
+    loop, speaker, _ = started()
+    lost_on_two_moves(loop)
+    loop.handle(PopUnread(20.0))
+    loop.handle(PopUnread(21.8))
+    loop.handle(BoardStable(23.5, board(red=["track:9", "home", "home", "home"],
+                                        blue=["track:23", "home", "home", "home"])))
     assert "Back in step." not in said(speaker) and loop.lost is not None
 
 

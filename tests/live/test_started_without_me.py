@@ -10,10 +10,11 @@ wrong.
 
 from __future__ import annotations
 
+import pytest
 from test_live_loop import HOME4, ListSpeaker, board, kinds, said, started
 
 from companion.live.loop import Loop
-from companion.live.observations import BoardStable, PopSettled
+from companion.live.observations import BoardStable, PopSettled, PopUnread
 from companion.referee import Referee
 
 H3 = ["home", "home", "home"]
@@ -40,6 +41,54 @@ def test_a_game_started_without_the_referee_is_followed_from_the_board() -> None
     assert "Back in step." in said(speaker)
     assert loop.referee.player == "red" and "illegal" not in kinds(loop)
     assert loop.referee.position == {"red": ["home", "home", "home", "track:3"], "blue": ["home", "home", "home", "track:13"]}
+
+
+def _followed_from_red_3_blue_8() -> tuple[Loop, ListSpeaker]:
+    """A game started without the referee, followed from Red on 3, Blue on 8."""
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    loop.start([["red"], ["blue"]])
+    loop.handle(BoardStable(1.0, board(red=["track:1", *H3])))
+    loop.handle(PopSettled(2.0, 3))
+    loop.handle(PopSettled(3.0, 4))
+    loop.handle(BoardStable(4.0, board(red=["track:1", *H3], blue=["track:8", *H3])))
+    loop.handle(PopSettled(5.0, 2))
+    loop.handle(BoardStable(6.0, board(red=["track:3", *H3], blue=["track:8", *H3])))
+    assert loop.lost is not None
+    return loop, speaker
+
+
+def test_two_moves_seen_at_once_while_following_tell_whose_turn_it_was() -> None:
+    # (--illegal game 23 at 640x480: a small board stood only every two
+    # moves or after the next pop, and one move with the last pop never
+    # came: seven minutes followed, nothing refereed.) Blue's 4 and Red's 2
+    # read, then one board with both moves: only Blue-then-Red leads there
+    # (Red's peg did not move 4).
+    loop, speaker = _followed_from_red_3_blue_8()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopSettled(10.0, 2))
+    loop.handle(BoardStable(12.0, board(red=["track:5", *H3], blue=["track:12", *H3])))
+    assert loop.lost is None
+    assert "Back in step." in said(speaker)
+    assert loop.referee.player == "blue" and "illegal" not in kinds(loop)
+    assert loop.referee.position == {"red": ["home", "home", "home", "track:5"],
+                                     "blue": ["home", "home", "home", "track:12"]}
+
+
+@pytest.mark.parametrize(("pops", "board_at"), [
+    ([2, 2], 12.0),      # Blue's 2 then Red's, or Red's then Blue's
+    ([4, None], 12.0),   # an unread pop: a pop never seen would fit as well (the truth benchmark)
+    ([4, 2], 10.5),      # the 2 settled just before the board: maybe the next player's, popped early
+])
+def test_moves_seen_at_once_that_do_not_tell_whose_turn_it_was_are_not_guessed(
+        pops: list[int | None], board_at: float) -> None:
+    loop, speaker = _followed_from_red_3_blue_8()
+    for t, value in zip((8.0, 10.0), pops, strict=True):
+        loop.handle(PopUnread(t) if value is None else PopSettled(t, value))
+    blue = "track:12" if pops[0] == 4 else "track:10"
+    loop.handle(BoardStable(board_at, board(red=["track:5", *H3], blue=[blue, *H3])))
+    assert loop.lost is not None
+    assert "Back in step." not in said(speaker) and "illegal" not in kinds(loop)
 
 
 def test_pegs_out_while_setting_up_with_no_pops_is_only_described() -> None:
