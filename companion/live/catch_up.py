@@ -559,6 +559,24 @@ def _search(
         _search(after, held[1:], target, path + (Step(value, None, held[0] is None),), found, budget, collect_all)
 
 
+def _each_side_to_pop(state: State, before: Mapping[str, Sequence[str]]) -> Iterator[tuple[str, State]]:
+    """A new game on the board *before* for each side of *state* still
+    playing, with that side to pop: (the side's first colour, the game).
+    A side of two colours pops once for both: its first colour names it."""
+    from companion.rules import COLORS, RulesError, new_game
+
+    players = [[COLORS[c] for c in side] for side in state.sides]
+    names = [s if len(s) > 1 else s[0] for s in players]
+    pegs = {c: [p for p in places if p != "home"] for c, places in before.items()}
+    for i, side in enumerate(players):
+        if i in state.finished:
+            continue
+        try:
+            yield side[0], new_game(names, state.options, pegs, side[0])
+        except RulesError:
+            continue
+
+
 def whose_turn_then(
     state: State, before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[str]],
     held: Sequence[int | None],
@@ -585,24 +603,13 @@ def whose_turn_then(
     >>> whose_turn_then(game, before, after, [None, None, 1]) is None   # who went first?
     True
     """
-    from companion.rules import COLORS, RulesError, new_game
-
-    players = [[COLORS[c] for c in side] for side in state.sides]
-    names = [s if len(s) > 1 else s[0] for s in players]
-    pegs = {c: [p for p in places if p != "home"] for c, places in before.items()}
     fitting: list[tuple[str, int]] = []
-    for i, side in enumerate(players):
-        if i in state.finished:
-            continue
-        try:
-            base = new_game(names, state.options, pegs, side[0])
-        except RulesError:
-            continue
+    for colour, base in _each_side_to_pop(state, before):
         found = _fitting_ways(base, held, after, False)
         if found is None:
             return None
         if found:
-            fitting.append((side[0], len(found)))
+            fitting.append((colour, len(found)))
     if len(fitting) != 1 or fitting[0][1] != 1:
         return None
     return fitting[0][0]
@@ -629,24 +636,14 @@ def who_moved(
     """
     from companion.referee.board_diff import read_board
     from companion.referee.inputs import InputError, parse_board
-    from companion.rules import COLORS, RulesError, new_game
 
-    players = [[COLORS[c] for c in side] for side in state.sides]
-    names = [s if len(s) > 1 else s[0] for s in players]
-    pegs = {c: [p for p in places if p != "home"] for c, places in before.items()}
     try:
         seen = parse_board(dict(after), state.options.pegs_per_color)
     except InputError:
         return None
     found: set[tuple[str, int]] = set()
-    for i, side in enumerate(players):
-        if i in state.finished:
-            continue
-        try:  # a side of two colours pops once for both: its first colour names it
-            base = new_game(names, state.options, pegs, side[0])
-        except RulesError:
-            continue
+    for colour, base in _each_side_to_pop(state, before):
         for value in values:
             if isinstance(read_board(pop(base, value), seen), Move):
-                found.add((side[0], value))
+                found.add((colour, value))
     return found.pop() if len(found) == 1 else None
