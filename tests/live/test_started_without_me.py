@@ -20,7 +20,9 @@ from companion.referee import Referee
 H3 = ["home", "home", "home"]
 
 
-def test_a_game_started_without_the_referee_is_followed_from_the_board() -> None:
+def _opening_with_pegs_out() -> tuple[Loop, ListSpeaker]:
+    """Red and Blue play before the referee has seen the opening: two boards
+    with pegs out, and pops between them."""
     speaker = ListSpeaker()
     loop = Loop(Referee, speaker)
     loop.start([["red"], ["blue"]])
@@ -28,6 +30,11 @@ def test_a_game_started_without_the_referee_is_followed_from_the_board() -> None
     loop.handle(PopSettled(2.0, 3))
     loop.handle(PopSettled(3.0, 4))
     loop.handle(BoardStable(4.0, board(red=["track:1", *H3], blue=["track:8", *H3])))
+    return loop, speaker
+
+
+def test_a_game_started_without_the_referee_is_followed_from_the_board() -> None:
+    loop, speaker = _opening_with_pegs_out()
     assert loop.stage == "opening"  # a board or two described is still set-up
     loop.handle(PopSettled(5.0, 2))
     loop.handle(BoardStable(6.0, board(red=["track:3", *H3], blue=["track:8", *H3])))
@@ -45,13 +52,7 @@ def test_a_game_started_without_the_referee_is_followed_from_the_board() -> None
 
 def _followed_from_red_3_blue_8() -> tuple[Loop, ListSpeaker]:
     """A game started without the referee, followed from Red on 3, Blue on 8."""
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker)
-    loop.start([["red"], ["blue"]])
-    loop.handle(BoardStable(1.0, board(red=["track:1", *H3])))
-    loop.handle(PopSettled(2.0, 3))
-    loop.handle(PopSettled(3.0, 4))
-    loop.handle(BoardStable(4.0, board(red=["track:1", *H3], blue=["track:8", *H3])))
+    loop, speaker = _opening_with_pegs_out()
     loop.handle(PopSettled(5.0, 2))
     loop.handle(BoardStable(6.0, board(red=["track:3", *H3], blue=["track:8", *H3])))
     assert loop.lost is not None
