@@ -193,6 +193,11 @@ CENTRELESS_VALUES = frozenset({2, 4})
 #: table that plays faster than the camera sees single moves can leave it
 #: silent for minutes (fresh seeds 345 and 353 at 640x480, session 28).
 FOLLOW_HELP_S = 60.0
+#: Seconds after which that is said again while the loop still follows the
+#: board and the table has popped meanwhile (`--illegal` game 23 at 640x480,
+#: session 46: said once at 75 s, then seven minutes of a game played on
+#: with nothing else said of it). Not while nobody pops: no nagging an idle table.
+FOLLOW_HELP_AGAIN_S = 180.0
 #: Seconds a board lacking a peg of the player to act counts as that peg
 #: in the hand, its move on the way (``Loop._peg_in_hand``).
 PEG_IN_HAND_S = 5.0
@@ -617,8 +622,11 @@ class Loop:
         #: The camera lost the board (or itself) since the loop began looking
         #: for the opening position: pops may have gone unseen meanwhile.
         self.opening_blind = False
-        #: "You can tell me whose turn it is" said in this stretch of following the board.
+        #: "You can tell me whose turn it is" said in this stretch of following the board;
+        #: when it was last said, and the pops seen since (see ``FOLLOW_HELP_AGAIN_S``).
         self.follow_help_said = False
+        self.follow_help_at = 0.0
+        self.pops_since_help = 0
         #: What ``_evaluate`` has judged within the current observation (see there).
         self._judging: set[Any] | None = None
         self.paused = False
@@ -3553,6 +3561,7 @@ class Loop:
         self._doubts_saw(obs.value if isinstance(obs, PopSettled) else None)
         if self.lost is not None:
             self.lost_pops += 1
+            self.pops_since_help += 1
             return  # held: the move it goes with tells whose turn it was
         if len(self.held_pops) == 1:
             self._unread_tapped(obs)
@@ -3991,9 +4000,12 @@ class Loop:
                 del tm.awaiting_home[colour]
                 tm.reminded_home.add(colour)
                 self._say(f"{colour.capitalize()}, your peg goes back to Home.")
-        if self.lost is not None and self.stage == "game" and not self.follow_help_said \
-                and t - self.lost_at[0] >= FOLLOW_HELP_S:
+        if self.lost is not None and self.stage == "game" and (
+                t - self.lost_at[0] >= FOLLOW_HELP_S if not self.follow_help_said
+                else t - self.follow_help_at >= FOLLOW_HELP_AGAIN_S and self.pops_since_help > 0):
             self.follow_help_said = True
+            self.follow_help_at = t
+            self.pops_since_help = 0
             example = (self.players or [["red"]])[0][0].capitalize()
             self._say("I am still working out whose turn it is from the board. You can tell me: "
                       f"say \"referee, it's {example}'s turn\".")

@@ -1322,6 +1322,27 @@ def test_following_the_board_for_a_minute_says_once_how_to_tell_the_turn() -> No
     assert not any(line.startswith(help_line) for line in said(speaker))
 
 
+def test_following_the_board_says_it_again_every_three_minutes_while_the_table_pops() -> None:
+    # `--illegal` game 23 at 640x480 (session 46): said at 75 s, then seven
+    # minutes of a game played on with nothing else said of it. Again only
+    # after pops: an idle table is not nagged.
+    from companion.live.loop import FOLLOW_HELP_AGAIN_S
+
+    help_line = "I am still working out whose turn it is from the board."
+    loop, speaker = _blind_opening_only()
+    loop.handle(Tick(72.0))
+    first = 72.0
+    loop.handle(Tick(first + FOLLOW_HELP_AGAIN_S + 30.0))
+    assert sum(line.startswith(help_line) for line in said(speaker)) == 1  # nobody popped
+    loop.handle(PopSettled(first + FOLLOW_HELP_AGAIN_S + 40.0, 3))
+    loop.handle(Tick(first + FOLLOW_HELP_AGAIN_S + 41.0))
+    assert loop.lost is not None
+    assert sum(line.startswith(help_line) for line in said(speaker)) == 2
+    loop.handle(PopSettled(first + FOLLOW_HELP_AGAIN_S + 60.0, 2))
+    loop.handle(Tick(first + 2 * FOLLOW_HELP_AGAIN_S))
+    assert sum(line.startswith(help_line) for line in said(speaker)) == 2  # three minutes from the last
+
+
 def _blind_opening_only() -> tuple[Loop, ListSpeaker]:
     """An opening read after 11.2 s with a pop seen before it, and no move since."""
     from companion.referee import Referee
