@@ -591,8 +591,8 @@ def whose_turn_then(
 
     :func:`who_moved` reads one move with one pop; this reads a stretch of
     turns, for a loop that has lost track and sees boards only now and then
-    (a small board, a die read one pop in three: `--illegal` game 23 at
-    640x480 was followed by neither for seven minutes).
+    (a small board: kept fresh game 840 at 640x480 was followed for 313 s
+    by the first alone, 78 s with this).
 
     >>> from companion.rules import new_game
     >>> game = new_game(["red", "blue"], turn="red")

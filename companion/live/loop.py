@@ -2148,10 +2148,10 @@ class Loop:
         that side to pop and the way is played as a catch-up is (values it
         worked out are asked about; pops it leaves over are the next
         player's). One plain move with the last pop is what
-        :meth:`_follow_one_move` needs; on a small board with most pops
-        unread, boards stand after two moves or after the next pop has
-        settled, and that never came (`--illegal` game 23 at 640x480:
-        seven minutes followed, nothing refereed).
+        :meth:`_follow_one_move` needs; on a small board boards stand after
+        two moves or after the next pop has settled, and that can be long
+        in coming (kept fresh game 840 at 640x480: followed for 313 s, 78 s
+        with this).
 
         Only with every pop since *before* read, and the last not within
         ``EARLY_POP_S`` of the board: the search assumes every pop was
