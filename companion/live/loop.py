@@ -735,6 +735,11 @@ class Loop:
         #: before it (not called a second time).
         self._called_before: boards.Board | None = None
         self.unseen_pop_board: boards.Board | None = None  # a move made with no pop seen
+        #: The unread pop (its time) whose "no peg moved" a board took back,
+        #: and that board: while it is the last board seen, another pop does
+        #: not settle that unread pop as lost again; the loop follows the
+        #: board instead (:meth:`_unread_without_move`).
+        self.taken_back_on: tuple[float, boards.Board] | None = None
         #: A board no move explains, since when, and how long it must stand
         #: before it is judged (see :meth:`_transit_hold`).
         self.transit: tuple[boards.Board, float, float] | None = None
@@ -2750,6 +2755,8 @@ class Loop:
             return False
         if not self._undo_inference(inferred):
             return False  # cannot happen with the referee's undo; judge the board as it is
+        if not inferred.from_move:
+            self.taken_back_on = (inferred.unread.t, whole)
         self._judge_again(whole, inferred.said)
         return True
 
@@ -3193,8 +3200,26 @@ class Loop:
             if board is None:
                 self._ask_unread()
             return False
+        if board is None and self.last_board is not None and self._taken_back_here(unread):
+            # The board seen last took this very guess back (its player's
+            # move, which no way of playing the pops held makes): passing
+            # the turn again would only be taken back again on the next
+            # board, each time aloud (fresh whole game 958 at 640x480,
+            # session 47: "No peg moved after Blue's pop" and "I did not see
+            # Blue's pop" four times in seven seconds), and holding the pops
+            # until the board changes leaves the table unrefereed in
+            # silence. The loop follows the board from here.
+            self._lose_track(self.last_board, self.last_board)
+            return False
         self._settle_lost(groups)
         return True
+
+    def _taken_back_here(self, unread: _Unread) -> bool:
+        """Whether a board took back the guess that *unread* was lost and is
+        still the last board seen."""
+        back = self.taken_back_on
+        return (back is not None and back[0] == unread.t and self.last_board is not None
+                and boards.same(self.last_board, back[1], list(back[1])))
 
     def _settle_lost(self, groups: dict[str, list[int]]) -> None:
         """Settle the unread pop as one no peg could use, with the values of

@@ -1040,3 +1040,46 @@ def test_a_pop_that_fits_a_move_made_with_no_pop_seen_keeps_the_next_players_pop
         loop.handle(obs)
     assert "That move means" not in " ".join(said(speaker))  # the 4 is Yellow's, as it fits
     assert "illegal" not in kinds(loop)
+
+
+
+def test_a_guess_taken_back_by_a_board_is_not_made_again_on_each_later_pop() -> None:
+    # Fresh whole game 958 at 640x480 (session 47). Blue (a peg on 7, one
+    # step from its Finish) pops unread, Yellow's 6 and 4 go unread, and pops
+    # no peg uses follow, some unread, one a stray unread rest; then Blue
+    # moves 1 into its Finish. No way of playing that many unread pops is
+    # searched, so the board is a move with no pop seen; the guess that
+    # Blue's first pop was lost is taken back, once. Before, each later pop
+    # passed Blue's turn again and the same board took it back again: "No
+    # peg moved after Blue's pop", "I did not see Blue's pop" four times in
+    # seven seconds. Now the next pop has the loop follow the board.
+    from companion.referee import Referee
+
+    pegs = {"red": ["home", "home", "finish:3", "finish:4"], "blue": ["home", "track:7", "finish:3", "finish:4"],
+            "yellow": ["track:14", "finish:2", "finish:3", "finish:4"]}
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    loop.start([["red"], ["blue"], ["yellow"]], None, "blue", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    t = 2.0
+    for value in (None, None, None, 1, 5, None, 4, None, 1):
+        loop.handle(PopUnread(t) if value is None else PopSettled(t, value))
+        if t != 18.0:  # the stray rest and Blue's 1 came close together
+            loop.handle(BoardStable(t + 0.5, pegs))
+        t += 2.0
+    assert said(speaker).count("No peg moved after Blue's pop.") == 1
+    moved = {**pegs, "blue": ["home", "finish:1", "finish:3", "finish:4"]}
+    loop.handle(BoardStable(t, moved))
+    undos = kinds(loop).count("undo")
+    assert undos >= 1  # the guess taken back
+    assert said(speaker)[-2] == "I did not see Blue's pop. Blue, say the number you popped, or pop now."
+    for value in (5, 3, 6):
+        t += 2.0
+        loop.handle(PopSettled(t, value))
+        loop.handle(BoardStable(t + 0.5, moved))
+    assert kinds(loop).count("undo") == undos
+    assert said(speaker).count("No peg moved after Blue's pop.") == 1
+    assert said(speaker).count("I did not see Blue's pop. Blue, say the number you popped, or pop now.") == 1
+    assert said(speaker).count("I have lost track of the moves. I will go by the board from here.") == 1
+    assert loop.lost is not None
+    assert "illegal" not in kinds(loop)
