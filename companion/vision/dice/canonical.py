@@ -156,8 +156,10 @@ def window_stats(
     n = 2 * reach + 1
 
     def boxes(t: NDArray[np.float64]) -> NDArray[np.float64]:
-        sums = (t[CANON_PX : CANON_PX + n, CANON_PX : CANON_PX + n] - t[:n, CANON_PX : CANON_PX + n]
-                - t[CANON_PX : CANON_PX + n, :n] + t[:n, :n])[::stride, ::stride]
+        # Only the boxes at *stride* (the same sums as all of them, then picked).
+        lo, hi = t[:n:stride], t[CANON_PX : CANON_PX + n : stride]
+        sums = (hi[:, CANON_PX : CANON_PX + n : stride] - lo[:, CANON_PX : CANON_PX + n : stride]
+                - hi[:, :n:stride] + lo[:, :n:stride])
         return sums if keep is None else sums[keep]
 
     area = float(CANON_PX * CANON_PX)

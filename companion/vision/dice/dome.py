@@ -431,44 +431,97 @@ def _square_mean(gray: FloatImage, x: float, y: float, die: float) -> float:
     return float(gray[int(round(y - h)):int(round(y + h)), int(round(x - h)):int(round(x + h))].mean())
 
 
+class _Located:
+    """The window the classifier located *face* in, as the second readers see
+    it: the upright region (reach 1) and the convolutional reader's
+    probabilities at its four quarter turns, the first classifier's lowest
+    probability of the value there and whether a pip place is lost in glare.
+    Each is worked out on first use and kept: one die read asks for them up
+    to three times (:func:`_read_face`, :func:`_announced`, :func:`read_again`),
+    and they depend on nothing but the crop, the face and the fraction."""
+
+    def __init__(self, gray: FloatImage, face: NetFace, fraction: float) -> None:
+        self.gray, self.face, self.fraction = gray, face, fraction
+        self.die = fraction * float(min(gray.shape[:2]))
+        self._region: FloatImage | None = None
+        self._probs: NDArray[np.float32] | None = None
+        self._second: float | None = None
+        self._glare: bool | None = None
+
+    @property
+    def region(self) -> FloatImage:
+        if self._region is None:
+            face = self.face
+            self._region = upright_region(self.gray, face.x, face.y, face.angle_deg, self.die, 1)
+        return self._region
+
+    @property
+    def probs(self) -> NDArray[np.float32]:
+        """``pip_cnn().at_quarter_turns`` of the located window (float32)."""
+        if self._probs is None:
+            self._probs = pip_cnn().at_quarter_turns(self.region[1:-1, 1:-1])
+        return self._probs
+
+    def least(self, value: int) -> float:
+        """The convolutional reader's lowest probability of *value* over the quarter turns."""
+        return float(self.probs[:, value].min())
+
+    @property
+    def second(self) -> float:
+        """:func:`turned_probability` of the face by the first classifier."""
+        if self._second is None:
+            self._second = turned_probability(self.gray, self.face, self.fraction, first_net())
+        return self._second
+
+    @property
+    def glare(self) -> bool:
+        """:func:`pip_lost_in_glare` at the face."""
+        if self._glare is None:
+            face = self.face
+            self._glare = pip_lost_in_glare(self.gray, face.x, face.y, face.angle_deg, self.die, face.value)
+        return self._glare
+
+
 def _read_face(
     crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fraction: float, accept: NetAcceptance,
     seen_px: float | None,
 ) -> DieReading:
     """:func:`read_by_classifier`'s reading of the classifier's *face*."""
     small = seen_px is not None and seen_px < accept.small_die_px
+    window = _Located(gray, face, fraction)
     # A small die's reading is no surer than the convolutional reader's
     # agreement: a read under the loop's bar for a weak read lets a move of
     # another value be asked about rather than called (``Loop._weak_read_misread``).
-    agreed = float(_located(gray, face, fraction)[:, face.value].min()) if small and face.value != NO_FACE else 1.0
+    agreed = window.least(face.value) if small and face.value != NO_FACE else 1.0
     if small and agreed < accept.min_cnn_small:
         return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
-    if _announced(crop_bgr, gray, face, fraction, accept) and (
+    if _announced(crop_bgr, gray, face, fraction, accept, window) and (
             face.value not in accept.outerless
-            or (agreed if small else float(_located(gray, face, fraction)[:, face.value].min()))
+            or (agreed if small else window.least(face.value))
             >= accept.min_cnn_outerless):
         return DieReading("settled", face.value, _clip(min(face.probability, agreed)))
-    again = read_again(crop_bgr, gray, face, fraction, accept)
+    again = read_again(crop_bgr, gray, face, fraction, accept, window)
     if again is not None:
         return DieReading("settled", face.value, _clip(min(again, agreed)))
     return DieReading.unreadable("hidden", _clip(max(face.probability, 0.0)))
 
 
 def read_again(crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fraction: float,
-               accept: NetAcceptance = NET_ACCEPT) -> float | None:
+               accept: NetAcceptance = NET_ACCEPT, window: _Located | None = None) -> float | None:
     """The convolutional reader's lowest probability of *face*'s value over
     the four quarter turns of the window the classifier located (or, where
     that is under ``NetAcceptance.min_cnn``, of its average over the window
     and the four beside it), when that is enough to announce it
     (``NetAcceptance.min_cnn`` and the checks there); else None. Cheapest
     checks first: most frames stop at the classifier's own measures or at
-    the four patches' read."""
+    the four patches' read. *window*: that window's measures when the
+    caller already has some (:class:`_Located`, of the same *gray*, *face*
+    and *fraction*)."""
     if not accept.placed(face, accept.max_rival_again):
         return None
-    die = fraction * float(min(gray.shape[:2]))
-    region = upright_region(gray, face.x, face.y, face.angle_deg, die, 1)
-    cnn = pip_cnn()
-    located = cnn.at_quarter_turns(region[1:-1, 1:-1])
+    if window is None:
+        window = _Located(gray, face, fraction)
+    located = window.probs
     p = float(located[:, face.value].min())
     if p < accept.min_cnn:
         floor = accept.min_cnn_located
@@ -476,13 +529,12 @@ def read_again(crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fra
             floor = max(floor, accept.min_cnn_outerless)
         if face.value in accept.centreless or p < floor:
             return None
-        p = float(cnn.at_nudged_windows(region, located)[:, face.value].min())
+        p = float(pip_cnn().at_nudged_windows(window.region, located)[:, face.value].min())
         if p < accept.min_cnn_nudged:
             return None
-    if ((face.value in accept.centreless or p < accept.min_cnn_glare)
-            and pip_lost_in_glare(gray, face.x, face.y, face.angle_deg, die, face.value)):
+    if (face.value in accept.centreless or p < accept.min_cnn_glare) and window.glare:
         return None
-    if turned_probability(gray, face, fraction, first_net()) < accept.min_second:
+    if window.second < accept.min_second:
         return None
     return p if no_hand(crop_bgr, accept, accept.max_foreign_again) else None
 
@@ -490,23 +542,23 @@ def read_again(crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fra
 def _located(gray: FloatImage, face: NetFace, fraction: float) -> NDArray[np.float64]:
     """The convolutional reader's probabilities (quarter turns x values) at
     the window the classifier located *face* in."""
-    die = fraction * float(min(gray.shape[:2]))
-    region = upright_region(gray, face.x, face.y, face.angle_deg, die, 1)
-    return np.asarray(pip_cnn().at_quarter_turns(region[1:-1, 1:-1]), dtype=np.float64)
+    return np.asarray(_Located(gray, face, fraction).probs, dtype=np.float64)
 
 
 def _announced(crop_bgr: NDArray[np.uint8], gray: FloatImage, face: NetFace, fraction: float,
-               accept: NetAcceptance) -> bool:
+               accept: NetAcceptance, window: _Located | None = None) -> bool:
     """Whether the classifier's *face* in the dome crop may be announced
     (``NetAcceptance``: sure, or nearly sure with a firm second opinion and
-    no hand in the dome; never with a pip place lost in glare)."""
+    no hand in the dome; never with a pip place lost in glare). *window*: as
+    for :func:`read_again`."""
     sure = accept.sure_of(face)
     if not sure and not accept.nearly_sure_of(face):
         return False
-    if pip_lost_in_glare(gray, face.x, face.y, face.angle_deg, fraction * min(gray.shape[:2]),
-                         face.value):
+    if window is None:
+        window = _Located(gray, face, fraction)
+    if window.glare:
         return False
-    second = turned_probability(gray, face, fraction, first_net())
+    second = window.second
     if sure and second >= accept.min_second:
         return True
     return second >= accept.min_second_nearly and no_hand(crop_bgr, accept)

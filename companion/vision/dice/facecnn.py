@@ -175,9 +175,18 @@ def _relu(x: Array) -> Array:
 
 
 def _pool(x: Array) -> Array:
-    """2x2 max-pooling, stride 2 (even sides)."""
+    """2x2 max-pooling, stride 2 (even sides).
+
+    The elementwise maximum of the four pixels of each 2x2 block, taken as
+    three ``np.maximum`` of strided views: the same values as a ``max`` over
+    the block's axes (a maximum is exact, whatever the order), several times
+    faster than numpy's reduction over two short axes."""
     n, c, hgt, wid = x.shape
-    return np.asarray(x.reshape(n, c, hgt // 2, 2, wid // 2, 2).max(axis=(3, 5)), np.float32)
+    v = np.asarray(x, np.float32).reshape(n, c, hgt // 2, 2, wid // 2, 2)
+    top = np.maximum(v[:, :, :, 0, :, 0], v[:, :, :, 0, :, 1])
+    np.maximum(top, v[:, :, :, 1, :, 0], out=top)
+    np.maximum(top, v[:, :, :, 1, :, 1], out=top)
+    return top
 
 
 def load_reader(path: Path) -> FaceCNN:
