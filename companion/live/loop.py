@@ -1255,6 +1255,8 @@ class Loop:
         if self.unread is None and self._catch_up(whole):
             return
         if self.referee.phase == "pop" and self._pops_explaining(whole):
+            if self._won_on_a_pop_unseen(whole):
+                return
             # A move made while the camera saw no pop: the pop was missed (a
             # hand hid the die, a glare) or not made. Ask for the number
             # instead of calling the move illegal; a pop seen or said later
@@ -2181,6 +2183,29 @@ class Loop:
             return
         self.held_pops = list(held)
         self._play_way(way, game, values, None, board)
+
+    def _won_on_a_pop_unseen(self, whole: boards.Board) -> bool:
+        """*whole* is a move of the player to pop, made with no pop seen, that
+        one value explains and that puts the player's last peg in Finish: no
+        later pop will come to settle the one nobody saw, and the game is
+        over, so the move is played with that value and the win announced
+        (fresh whole game 970 at 640x480, session 47: the winning move after
+        twelve pops held, six unread, answered with "I did not see Yellow's
+        pop", and the win never announced). Returns whether it was."""
+        state, player = self.referee.state, self.referee.player
+        if state is None or player is None:
+            return False
+        places = whole.get(player, ())
+        values = self._pops_explaining(whole)
+        if len(values) != 1 or len(places) != state.options.pegs_per_color or not _all_in_finish(places):
+            return False
+        self.held_pops.clear()
+        self.unread = None
+        self.inferred = None
+        self.unseen_pop_board = None
+        self._feed({"pop": values[0]}, origin="loop", quiet=("pop",))
+        self._feed_board(whole, {})
+        return True
 
     def _followed_to_a_win(self, state: State, before: boards.Board, board: boards.Board) -> bool:
         """While following the board: *board* is one move of a player from

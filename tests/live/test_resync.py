@@ -1413,6 +1413,29 @@ def test_while_lost_the_winning_move_is_announced_with_no_pop_seen() -> None:
     assert loop.stage == "over" and kinds(loop).count("illegal") == 1
 
 
+def test_the_winning_move_on_a_pop_nobody_saw_is_announced() -> None:
+    # Fresh whole game 970 at 640x480 (session 47): near the end, pops no
+    # peg could use came one after another, most of them unread, and the
+    # winner's last move on a pop nobody saw got "I did not see Yellow's
+    # pop. Yellow, say the number you popped": no pop comes after a win, and
+    # the winner was never announced. Blue here, to pop: its last peg moves
+    # 6 -> Finish 1 with no pop seen.
+    loop, speaker, start = _blue_one_peg_from_the_win()
+    loop.handle(BoardStable(4.0, {**start, "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]}))
+    lines = said(speaker)
+    assert not any(line.startswith("I did not see") for line in lines)
+    assert lines[-3:] == ["Blue moves 2 from space 6 to Finish 1.",
+                          "Blue has all its pegs in Finish and wins!", "Game over: Blue wins."]
+    assert loop.stage == "over" and "illegal" not in kinds(loop)
+
+
+def test_a_move_on_a_pop_nobody_saw_that_wins_nothing_still_asks_for_the_pop() -> None:
+    loop, speaker, start = _blue_one_peg_from_the_win()
+    loop.handle(BoardStable(4.0, {**start, "blue": ["track:7", "finish:2", "finish:3", "finish:4"]}))
+    assert said(speaker)[-1] == "I did not see Blue's pop. Blue, say the number you popped, or pop now."
+    assert loop.stage == "game"
+
+
 def test_while_lost_a_move_that_wins_nothing_still_waits_for_a_pop_seen() -> None:
     loop, lines = _lost_then({"red": ["home", "home", "home", "track:26"],
                               "blue": ["track:8", "finish:2", "finish:3", "finish:4"]})
