@@ -2185,15 +2185,19 @@ class Loop:
         self._play_way(way, game, values, None, board)
 
     def _won_on_a_pop_unseen(self, whole: boards.Board) -> bool:
-        """*whole* is a move of the player to pop, made with no pop seen, that
+        """*whole* is a move of the player to pop, made with no pop seen while
+        the loop is behind the table (pops held, or one unread waiting), that
         one value explains and that puts the player's last peg in Finish: no
         later pop will come to settle the one nobody saw, and the game is
         over, so the move is played with that value and the win announced
         (fresh whole game 970 at 640x480, session 47: the winning move after
         twelve pops held, six unread, answered with "I did not see Yellow's
-        pop", and the win never announced). Returns whether it was."""
+        pop", and the win never announced). Not when nothing is held: then
+        the player may have moved before popping, and is asked for the pop
+        as for any move (a pop said or seen then settles it). Returns
+        whether it was."""
         state, player = self.referee.state, self.referee.player
-        if state is None or player is None:
+        if state is None or player is None or not (self.held_pops or self.unread is not None):
             return False
         places = whole.get(player, ())
         values = self._pops_explaining(whole)

@@ -1415,18 +1415,44 @@ def test_while_lost_the_winning_move_is_announced_with_no_pop_seen() -> None:
 
 def test_the_winning_move_on_a_pop_nobody_saw_is_announced() -> None:
     # Fresh whole game 970 at 640x480 (session 47): near the end, pops no
-    # peg could use came one after another, most of them unread, and the
-    # winner's last move on a pop nobody saw got "I did not see Yellow's
-    # pop. Yellow, say the number you popped": no pop comes after a win, and
-    # the winner was never announced. Blue here, to pop: its last peg moves
-    # 6 -> Finish 1 with no pop seen.
+    # peg could use came one after another, most of them unread, held while
+    # the loop waited; the winner's last move, on a pop nobody saw, got "I
+    # did not see Yellow's pop. Yellow, say the number you popped": no pop
+    # comes after a win, and the winner was never announced. Here Blue (a
+    # peg on 7, one step from Finish 1; Finish 2-4 taken) pops unread,
+    # Yellow's 6 and 4 go unread, pops no peg uses follow, some unread, and
+    # Blue's last peg goes into Finish 1.
+    from companion.referee import Referee
+
+    pegs = {"red": ["home", "home", "finish:3", "finish:4"], "blue": ["track:7", "finish:2", "finish:3", "finish:4"],
+            "yellow": ["track:14", "finish:2", "finish:3", "finish:4"]}
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    loop.start([["red"], ["blue"], ["yellow"]], None, "blue", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    t = 2.0
+    for value in (None, None, None, 1, 5, None, 4, None, 1):
+        loop.handle(PopUnread(t) if value is None else PopSettled(t, value))
+        if t != 18.0:
+            loop.handle(BoardStable(t + 0.5, pegs))
+        t += 2.0
+    assert loop.held_pops or loop.unread is not None
+    loop.handle(BoardStable(t, {**pegs, "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]}))
+    lines = said(speaker)
+    assert lines[-2:] == ["Blue has all its pegs in Finish and wins!", "Game over: Blue wins."]
+    assert not any(line.startswith("I did not see") for line in lines)
+    assert loop.stage == "over" and "illegal" not in kinds(loop)
+
+
+def test_a_winning_move_with_nothing_held_still_asks_for_the_pop() -> None:
+    # With no pop held or unread, a winning move made with no pop seen may
+    # be a move made before popping: asked for, as any such move is.
     loop, speaker, start = _blue_one_peg_from_the_win()
     loop.handle(BoardStable(4.0, {**start, "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]}))
-    lines = said(speaker)
-    assert not any(line.startswith("I did not see") for line in lines)
-    assert lines[-3:] == ["Blue moves 2 from space 6 to Finish 1.",
-                          "Blue has all its pegs in Finish and wins!", "Game over: Blue wins."]
-    assert loop.stage == "over" and "illegal" not in kinds(loop)
+    assert said(speaker)[-1] == "I did not see Blue's pop. Blue, say the number you popped, or pop now."
+    assert loop.stage == "game"
+    loop.handle(PopSettled(5.0, 2))  # the pop comes: the move and the win follow
+    assert said(speaker)[-2:] == ["Blue has all its pegs in Finish and wins!", "Game over: Blue wins."]
 
 
 def test_a_move_on_a_pop_nobody_saw_that_wins_nothing_still_asks_for_the_pop() -> None:
