@@ -17,6 +17,7 @@ from companion.live.observations import (
     CameraLost,
     DieCocked,
     PopSettled,
+    PopUnread,
     Spoken,
     Tick,
 )
@@ -77,6 +78,28 @@ def started(settings: LoopSettings = AT_ONCE) -> tuple[Loop, ListSpeaker, ListRe
     ]:
         loop.handle(obs)
     return loop, speaker, recorder
+
+
+def behind_near_the_end(blue: list[str]) -> tuple[Loop, ListSpeaker, dict[str, list[str]]]:
+    """Fresh whole game 958 at 640x480 (session 47), near its end: Blue (a peg
+    on 7, one step from its Finish 1; *blue* its pegs) pops unread, Yellow's
+    6 and 4 go unread, and pops no peg uses follow, some unread, one a stray
+    unread rest just before Blue's 1; the board is seen unchanged after each
+    but the last. More unread pops than a catch-up tries are held. Returns
+    the loop, its speaker and the board."""
+    pegs = {"red": ["home", "home", "finish:3", "finish:4"], "blue": blue,
+            "yellow": ["track:14", "finish:2", "finish:3", "finish:4"]}
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    loop.start([["red"], ["blue"], ["yellow"]], None, "blue", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    t = 2.0
+    for value in (None, None, None, 1, 5, None, 4, None, 1):
+        loop.handle(PopUnread(t) if value is None else PopSettled(t, value))
+        if t != 18.0:  # the stray rest and Blue's 1 came close together
+            loop.handle(BoardStable(t + 0.5, pegs))
+        t += 2.0
+    return loop, speaker, pegs
 
 
 def played(observations: list[Any]) -> tuple[Loop, list[str]]:

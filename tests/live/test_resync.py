@@ -1422,22 +1422,11 @@ def test_the_winning_move_on_a_pop_nobody_saw_is_announced() -> None:
     # peg on 7, one step from Finish 1; Finish 2-4 taken) pops unread,
     # Yellow's 6 and 4 go unread, pops no peg uses follow, some unread, and
     # Blue's last peg goes into Finish 1.
-    from companion.referee import Referee
+    from test_live_loop import behind_near_the_end
 
-    pegs = {"red": ["home", "home", "finish:3", "finish:4"], "blue": ["track:7", "finish:2", "finish:3", "finish:4"],
-            "yellow": ["track:14", "finish:2", "finish:3", "finish:4"]}
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, settings=AT_ONCE)
-    loop.start([["red"], ["blue"], ["yellow"]], None, "blue", pegs)
-    loop.handle(BoardStable(1.0, pegs))
-    t = 2.0
-    for value in (None, None, None, 1, 5, None, 4, None, 1):
-        loop.handle(PopUnread(t) if value is None else PopSettled(t, value))
-        if t != 18.0:
-            loop.handle(BoardStable(t + 0.5, pegs))
-        t += 2.0
+    loop, speaker, pegs = behind_near_the_end(["track:7", "finish:2", "finish:3", "finish:4"])
     assert loop.held_pops or loop.unread is not None
-    loop.handle(BoardStable(t, {**pegs, "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]}))
+    loop.handle(BoardStable(20.0, {**pegs, "blue": ["finish:1", "finish:2", "finish:3", "finish:4"]}))
     lines = said(speaker)
     assert lines[-2:] == ["Blue has all its pegs in Finish and wins!", "Game over: Blue wins."]
     assert not any(line.startswith("I did not see") for line in lines)

@@ -14,6 +14,7 @@ from test_live_loop import (
     HOME4,
     ListRecorder,
     ListSpeaker,
+    behind_near_the_end,
     board,
     events_after,
     kinds,
@@ -1053,20 +1054,8 @@ def test_a_guess_taken_back_by_a_board_is_not_made_again_on_each_later_pop() -> 
     # passed Blue's turn again and the same board took it back again: "No
     # peg moved after Blue's pop", "I did not see Blue's pop" four times in
     # seven seconds. Now the next pop has the loop follow the board.
-    from companion.referee import Referee
-
-    pegs = {"red": ["home", "home", "finish:3", "finish:4"], "blue": ["home", "track:7", "finish:3", "finish:4"],
-            "yellow": ["track:14", "finish:2", "finish:3", "finish:4"]}
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, settings=AT_ONCE)
-    loop.start([["red"], ["blue"], ["yellow"]], None, "blue", pegs)
-    loop.handle(BoardStable(1.0, pegs))
-    t = 2.0
-    for value in (None, None, None, 1, 5, None, 4, None, 1):
-        loop.handle(PopUnread(t) if value is None else PopSettled(t, value))
-        if t != 18.0:  # the stray rest and Blue's 1 came close together
-            loop.handle(BoardStable(t + 0.5, pegs))
-        t += 2.0
+    loop, speaker, pegs = behind_near_the_end(["home", "track:7", "finish:3", "finish:4"])
+    t = 20.0
     assert said(speaker).count("No peg moved after Blue's pop.") == 1
     moved = {**pegs, "blue": ["home", "finish:1", "finish:3", "finish:4"]}
     loop.handle(BoardStable(t, moved))
