@@ -2203,10 +2203,7 @@ class Loop:
         values = self._pops_explaining(whole)
         if len(values) != 1 or len(places) != state.options.pegs_per_color or not _all_in_finish(places):
             return False
-        self.held_pops.clear()
-        self.unread = None
-        self.inferred = None
-        self.unseen_pop_board = None
+        self._forget_pending()
         self._feed({"pop": values[0]}, origin="loop", quiet=("pop",))
         self._feed_board(whole, {})
         return True
@@ -2254,15 +2251,21 @@ class Loop:
                 return False
         self.lost = None
         self.adopted = {(str(r["color"]), str(r["to"])) for r in relocations if r["to"] != "home"}
+        self._forget_pending()
+        if self.lost_said:
+            self._say("Back in step.")
+        self.before_pop = self.referee.state
+        return True
+
+    def _forget_pending(self) -> None:
+        """Drop what the loop held against the game as it stood (pops held,
+        an unread pop, a guess, a move with no pop seen, the game before a
+        move): the game is being set afresh from a board."""
         self.held_pops.clear()
         self.unread = None
         self.inferred = None
         self.unseen_pop_board = None
         self.before_move = None
-        if self.lost_said:
-            self._say("Back in step.")
-        self.before_pop = self.referee.state
-        return True
 
     def _passing_loss(self, whole: boards.Board, expected: boards.Board) -> bool:
         """Track was lost less than ``PASSING_LOST_S`` ago, no pop has been
