@@ -48,6 +48,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
              "(\"say the number you popped\", \"was your pop a 4?\"); video source: with --from-readings only",
     )
     parser.add_argument(
+        "--say-numbers",
+        action="store_true",
+        help="the players answer as with --answers and, once the referee says it cannot read the die, "
+             "say each pop's number 1 s after it settles, to the end of the game",
+    )
+    parser.add_argument(
         "--miscounts-stand",
         type=float,
         default=None,
@@ -98,8 +104,9 @@ def _truth_game(
     kinds: tuple[str, ...] | None = None,
     answers: bool = False,
     miscounts_stand: float | None = None,
+    say_numbers: bool = False,
 ) -> tuple[Any, Any, float, int]:
-    from companion.live.answering import AnsweringTable, feed_answering
+    from companion.live.answering import AnsweringTable, feed_answering, pops_of
     from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.loop import Loop
     from companion.live.run import feed_observations, with_ticks
@@ -113,7 +120,8 @@ def _truth_game(
     started = time.process_time()
     # The loop's clock ticks between observations, as it does live.
     if answers:
-        feed_answering(loop, with_ticks(game.observations), AnsweringTable(game.unread_truth))
+        every_pop = pops_of(game.truth, game.pop_at) if say_numbers else None
+        feed_answering(loop, with_ticks(game.observations), AnsweringTable(game.unread_truth, every_pop))
     else:
         feed_observations(loop, game.observations)
     spent = time.process_time() - started
@@ -148,8 +156,10 @@ def run(args: argparse.Namespace) -> int:
         if args.turns < 0:
             raise UserError(f"--turns must be 0 (play to the end) or more, not {args.turns}")
     kinds = _kinds(getattr(args, "messes", ""))
+    if getattr(args, "say_numbers", False):
+        args.answers = True
     if args.source == "video" and args.answers and getattr(args, "from_readings", None) is None:
-        raise UserError("--answers with --source video needs --from-readings DIR (the truth of each pop, "
+        raise UserError("--answers (and --say-numbers) with --source video needs --from-readings DIR (the truth of each pop, "
                         "which the answers come from, is read from the kept games)")
     if args.source == "video" and args.miscounts_stand is not None:
         raise UserError("--miscounts-stand is for the truth source (rendered games use --illegal)")
@@ -165,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
     failures: list[str] = []
     for seed in range(args.seed, args.seed + args.games):
         verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread, kinds,
-                                             args.answers, args.miscounts_stand)
+                                             args.answers, args.miscounts_stand,
+                                             getattr(args, "say_numbers", False))
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
         right += verdict.right
@@ -187,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
         unread += f", wrong counts stand {args.miscounts_stand:g} s"
     if args.answers:
         unread += ", players answer the referee's questions"
+    if getattr(args, "say_numbers", False):
+        unread += " and say each number once asked"
     print(f"source: truth observations (a perfect camera; measures loop and referee, not vision), messy={args.messy}{unread}")
     print(f"messy hands woven in: {', '.join(f'{k} {v}' for k, v in sorted(messes.items()))}")
     print(f"games: {games}")

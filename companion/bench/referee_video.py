@@ -59,7 +59,8 @@ def run_video(args: argparse.Namespace) -> int:
         f"source: rendered video ({size[0]}x{size[1]}, {args.fps:g} fps, "
         f"{'clean' if args.clean else 'random'} scenes, {scope}"
         f"{f', illegal={args.illegal:g}' if getattr(args, 'illegal', 0.0) else ''}"
-        f"{', players answer the referee' if getattr(args, 'answers', False) else ''}) through vision and the loop"
+        f"{', players answer the referee' if getattr(args, 'answers', False) else ''}"
+        f"{' and say each number once asked' if getattr(args, 'say_numbers', False) else ''}) through vision and the loop"
     )
     print(f"games: {games}")
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
@@ -85,7 +86,7 @@ def run_video(args: argparse.Namespace) -> int:
 
 def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fps: float, clean: bool,
          keep: Path | None = None, kept: Path | None = None, illegal: float = 0.0,
-         answers: bool = False) -> Any:
+         answers: bool = False, say_numbers: bool = False) -> Any:
     from companion.bench.referee import _players
     from companion.live.clips import replay_kept_game, run_game
 
@@ -95,7 +96,7 @@ def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fp
             from companion.errors import UserError
 
             raise UserError(f"{path}: no kept readings for seed {seed} (run with --keep-readings {kept} first)")
-        return replay_kept_game(path, answers=answers)
+        return replay_kept_game(path, answers=answers, say_numbers=say_numbers)
     return run_game(seed, _players(seed, n_players), keep=keep, turns=turns, size=size, fps=fps, clean=clean,
                     illegal=illegal)
 
@@ -110,14 +111,15 @@ def _games(
     keep, kept = getattr(args, "keep_readings", None), getattr(args, "from_readings", None)
     illegal = float(getattr(args, "illegal", 0.0) or 0.0)
     answers = bool(getattr(args, "answers", False))
+    say_numbers = bool(getattr(args, "say_numbers", False))
     if jobs == 1:
         for seed in seeds:
-            yield _one(seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal, answers)
+            yield _one(seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal, answers, say_numbers)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(_one, seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal,
-                               answers) for seed in seeds]
+                               answers, say_numbers) for seed in seeds]
         for future in futures:
             yield future.result()

@@ -9,6 +9,14 @@ later, from the true value of the player's last pop the camera could not
 read; :func:`feed_answering` merges those answers into the observation
 stream in time order. It measures what asking buys when people answer; it
 does not model a player who mishears, forgets or answers wrongly.
+
+Given *every_pop* (each pop of the game as ``(t, colour, value)``), the table also does what the loop asks of it when the
+camera cannot read the die (``loop.DIE_BLIND_SAID``: "Say each number as you
+pop it"): from then on each player says every pop's number
+:data:`NUMBER_DELAY_S` after it settles, read by the camera or not, to the
+end of the game. That is the referee's promise to a table whose camera is
+too far or too glared to read the die: a number said is the pop, so a wrong
+count on it is still called.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import heapq
 import re
 from collections.abc import Iterable, Sequence
 
-from companion.live.loop import Announcement, Loop
+from companion.live.loop import DIE_BLIND_SAID, Announcement, Loop
 from companion.live.observations import Observation, Spoken
 
 #: Seconds from the end of a question to the player's answer.
@@ -28,6 +36,9 @@ SAME_POP_S = 1.5
 #: A question names no pop time: the player answers with their last pop
 #: the camera could not read if it was this recent.
 RECENT_S = 10.0
+#: Seconds from a pop settling to its number said, by a table asked to say
+#: each number (a player pops, looks, and says it).
+NUMBER_DELAY_S = 1.0
 
 _CONFIRM = re.compile(r"^(\w+), was your pop a (\d)\?$")
 _NUMBER = re.compile(r"(\w+), say the number you popped")
@@ -43,8 +54,14 @@ class AnsweringTable:
     (see :meth:`_truth`).
     """
 
-    def __init__(self, unread_truth: Sequence[tuple[float, str, int]]) -> None:
+    def __init__(self, unread_truth: Sequence[tuple[float, str, int]],
+                 every_pop: Sequence[tuple[float, str, int]] | None = None) -> None:
         self.unread_truth = sorted(unread_truth)
+        #: Every pop of the game, whose numbers the players say once asked to
+        #: (None: a table that only answers questions).
+        self.every_pop = sorted(every_pop) if every_pop is not None else None
+        #: From when the players say each number (asked to; None: not asked).
+        self.numbers_from: float | None = None
         self.answers = 0
 
     def _truth(self, colour: str, said: Announcement) -> int | None:
@@ -69,6 +86,8 @@ class AnsweringTable:
 
     def hear(self, said: Announcement) -> list[Spoken]:
         """The answer to *said*, if it asks something the players know."""
+        if said.text == DIE_BLIND_SAID:
+            return self._say_each_number(said.t)
         confirm = _CONFIRM.match(said.text)
         if confirm:
             value = self._truth(confirm.group(1).lower(), said)
@@ -84,6 +103,16 @@ class AnsweringTable:
             self.answers += 1
             return [Spoken(said.t + ANSWER_DELAY_S, "pop", {"value": value})]
         return []
+
+    def _say_each_number(self, t: float) -> list[Spoken]:
+        """Asked to say each number at *t*: every later pop's number, each
+        :data:`NUMBER_DELAY_S` after it settles (asked again, the numbers
+        are said already)."""
+        if self.every_pop is None or self.numbers_from is not None:
+            return []
+        self.numbers_from = t
+        return [Spoken(at + NUMBER_DELAY_S, "pop", {"value": value})
+                for at, _, value in self.every_pop if at + NUMBER_DELAY_S > t]
 
 
 class Answers:

@@ -212,11 +212,13 @@ def run_game(seed: int, players: Sequence[str], keep: Path | None = None,
     return judge_clip(loop, truth), stats, total - stats.seconds
 
 
-def replay_kept_game(path: Path, answers: bool = False) -> tuple[Verdict, RunStats, float]:
+def replay_kept_game(path: Path, answers: bool = False,
+                     say_numbers: bool = False) -> tuple[Verdict, RunStats, float]:
     """Referee a game kept by :func:`run_game` from its readings alone (the
     loop's and time layer's code as it is now; the reader's as it was then).
     With *answers*, the players answer the loop's questions about pops the
-    camera could not read (from the kept truth: see :mod:`companion.live.answering`).
+    camera could not read (from the kept truth: see :mod:`companion.live.answering`);
+    with *say_numbers* too, they say each number once the loop asks them to.
     A development tool: the file is a pickle, so only open files you made."""
     from companion.errors import UserError
     from companion.vision.readings import FrameReading
@@ -232,11 +234,12 @@ def replay_kept_game(path: Path, answers: bool = False) -> tuple[Verdict, RunSta
     frames = ((None, _Timed(ft, fps)) for ft in truths)
     kept_readings = [FrameReading(**fields) for fields in readings]
     table = None
-    if answers:
+    if answers or say_numbers:
         from companion.live.answering import AnsweringTable, pops_of
 
         whole = truth_of([_Timed(ft, fps) for ft in truths])
-        table = AnsweringTable(pops_of(whole.events, whole.pop_at))
+        pops = pops_of(whole.events, whole.pop_at)
+        table = AnsweringTable(pops, every_pop=pops if say_numbers else None)
     loop, stats, truth = referee_frames(frames, setup, stream=VisionStream(KeptReader(kept_readings)),
                                         answers=table)
     return judge_clip(loop, truth), stats, 0.0

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.live import boards
-from companion.live.observations import PopSettled, Spoken
+from companion.live.observations import PopSettled, PopUnread, Spoken
 
 if TYPE_CHECKING:
     from companion.live.loop import Loop
@@ -333,6 +333,24 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         loop.say(said)
         loop.last_pop_seen = int(line["value"])
         loop.last_pop_doubted = False
+        _record(loop, cmd, said)
+        return
+    if "command" in line and line["command"] == "pop" and isinstance(held, PopUnread):
+        # A pop seen but not read, held while the move before it is not yet
+        # seen: the number said is that pop's, as it is for an unread pop
+        # not held (``_line_for``), not a correction of the pop being
+        # moved. A table asked to say each number (the camera blind to the
+        # die) said the 4 it had just popped while the camera had yet to see
+        # the move of the 6 before it; "Corrected: Green's pop was 4" took
+        # the 4 for the 6, and Green's two moves were called (``--illegal``
+        # game 23 at 640x480, session 48). Weak, as any number said before
+        # its move: a counted "one" is no pop (``Loop.voice_changed_game``).
+        from companion.live.loop import SPOKEN_POP_CONFIDENCE
+
+        value = int(line["value"])
+        loop.held_pops[-1] = PopSettled(held.t, value, confidence=SPOKEN_POP_CONFIDENCE)
+        said = f"Noted: the pop on the die is {value}."
+        loop.say(said)
         _record(loop, cmd, said)
         return
     if "pop" in line and loop.unread is not None and loop.answer_was_popped_again(int(line["pop"])):

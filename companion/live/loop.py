@@ -1761,12 +1761,27 @@ class Loop:
                 or self.caught_up is not None or self.turn_guessed
                 or not self.pops_read or not (self.pops_read[-1] or said)):
             return False
-        if self.pop_seen_at is None or self.board_agreed_at is None or self.board_agreed_at < self.pop_seen_at:
+        if self.pop_seen_at is None or self.board_agreed_at is None:
+            return False
+        if self.board_agreed_at < self.pop_seen_at and not self._agreed_just_before_pop():
             return False
         if inferred is not None and not (inferred.from_move and not inferred.own_move
                                          and inferred.t < self.pop_seen_at):
             return False
         return boards.same_but(whole, self.referee.position, mover)
+
+    def _agreed_just_before_pop(self) -> bool:
+        """A board agreed with the game after the pop before the one being
+        moved, too short a time before this pop for another pop between
+        (``UNSEEN_POP_S``): the game this pop is moved in was seen, though
+        no board came between the pop and its move. A table saying each
+        number (the die unread) moves at once: ``--illegal`` game 22 at
+        640x480, session 48, Yellow said 4, moved 5, and the loop lost track
+        instead of calling it; the board had agreed 1.5 s before the pop."""
+        assert self.pop_seen_at is not None and self.board_agreed_at is not None
+        earlier = [p.t for p in self.seen_pops if p.t < self.pop_seen_at - 1e-9]
+        return (bool(earlier) and self.board_agreed_at >= earlier[-1]
+                and self.pop_seen_at - self.board_agreed_at < UNSEEN_POP_S)
 
     def _pops_unseen(self, whole: boards.Board) -> bool:
         """No pop seen since the game last agreed with the board, and *whole*

@@ -174,6 +174,24 @@ def test_the_table_answers_the_question_about_the_pop_the_loop_means() -> None:
     assert [s.intent for s in later.hear(about_second)] == ["yes"]
 
 
+def test_a_table_asked_to_say_each_number_says_every_later_pop() -> None:
+    # "Say each number as you pop it" (the camera cannot read the die): a
+    # table given every pop of the game says each later one's number, read
+    # by the camera or not, NUMBER_DELAY_S after it settles, once; a table
+    # that only answers questions says nothing to it.
+    from companion.live.answering import NUMBER_DELAY_S, AnsweringTable
+    from companion.live.loop import DIE_BLIND_SAID, Announcement
+
+    pops = [(10.0, "blue", 6), (14.0, "blue", 2), (18.0, "red", 3)]
+    asked = Announcement(13.5, DIE_BLIND_SAID)
+    assert AnsweringTable(pops).hear(asked) == []
+    table = AnsweringTable(pops, every_pop=pops)
+    numbers = table.hear(asked)
+    assert [(s.t, s.intent, s.value) for s in numbers] == [
+        (14.0 + NUMBER_DELAY_S, "pop", {"value": 2}), (18.0 + NUMBER_DELAY_S, "pop", {"value": 3})]
+    assert table.hear(Announcement(20.0, DIE_BLIND_SAID)) == []  # said already
+
+
 def test_a_board_judged_again_after_a_voice_change_is_not_called_twice() -> None:
     # After the players say a number the loop judges the last board again;
     # a board it has called already, still wrong, is not called again (in

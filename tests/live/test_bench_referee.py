@@ -70,6 +70,12 @@ def test_kept_readings_replay_to_the_same_verdicts_without_rendering(
         return [line for line in out.splitlines() if line.startswith("  seed ")]
 
     assert len(verdicts(rendered)) == 2 and verdicts(replayed) == verdicts(rendered)
+    # The players who say each number once asked (and answer questions) play
+    # from the same kept truth; a rendering needs the kept games for it.
+    assert cli.main([*args, "--from-readings", str(tmp_path), "--say-numbers"]) == 0
+    assert "players answer the referee and say each number once asked" in capsys.readouterr().out
+    assert cli.main([*args, "--say-numbers"]) == 2
+    assert "needs --from-readings" in capsys.readouterr().err
 
 
 def test_missing_or_broken_kept_readings_are_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

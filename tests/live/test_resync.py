@@ -814,14 +814,15 @@ def test_an_unread_pop_no_peg_used_is_not_given_a_made_up_value_in_a_catch_up() 
 LOST = "I have lost track of the moves. I will go by the board from here."
 
 
-def red_moved_three_on_a_two(loop: Loop) -> None:
-    """Red brings a peg out on a 6, then moves it 3 on a 2 (a wrong count)."""
+def red_moved_three_on_a_two(loop: Loop, pause: float = 0.0) -> None:
+    """Red brings a peg out on a 6, then moves it 3 on a 2 (a wrong count);
+    the 2 comes 1 s after the board of the 6's move, plus *pause*."""
     loop.handle(PopSettled(8.0, 6))
     loop.handle(BoardStable(9.0, board(red=["track:1", "home", "home", "home"],
                                        blue=["track:10", "home", "home", "home"])))
-    loop.handle(PopSettled(10.0, 2))
-    loop.handle(BoardStable(11.0, board(red=["track:4", "home", "home", "home"],
-                                        blue=["track:10", "home", "home", "home"])))
+    loop.handle(PopSettled(10.0 + pause, 2))
+    loop.handle(BoardStable(11.0 + pause, board(red=["track:4", "home", "home", "home"],
+                                                blue=["track:10", "home", "home", "home"])))
 
 
 def test_a_call_the_table_plays_on_from_with_no_pop_seen_is_not_called_again() -> None:
@@ -845,9 +846,19 @@ def test_when_the_camera_reads_no_pops_a_board_no_move_explains_is_followed_not_
     loop, speaker, _ = started()
     loop.pops_read.clear()
     loop.pops_read.extend([False] * 6)  # the last pops seen, none read (a dim room)
-    red_moved_three_on_a_two(loop)  # its two pops read: still six of the last eight unread
+    # Its two pops read (still six of the last eight unread), the 2 popped
+    # long enough after the last board the game explains for another pop to
+    # have come between unseen: followed.
+    red_moved_three_on_a_two(loop, pause=1.5)
     assert "illegal" not in kinds(loop)
     assert said(speaker).count(LOST) == 1
+    # The 2 popped a second after that board: no pop came between, and the
+    # wrong count is as plain as in good light (session 48).
+    loop, speaker, _ = started()
+    loop.pops_read.clear()
+    loop.pops_read.extend([False] * 6)
+    red_moved_three_on_a_two(loop)
+    assert kinds(loop).count("illegal") == 1
 
 
 def test_lost_track_is_not_said_again_within_two_minutes_nor_back_in_step_after_a_silent_loss() -> None:

@@ -633,6 +633,27 @@ def test_a_correction_while_a_pop_is_held_corrects_the_held_pop() -> None:
     assert "illegal" not in kinds(loop)
 
 
+def test_a_number_said_while_an_unread_pop_is_held_names_that_pop() -> None:
+    # Blue's 3 read, Blue's peg still in hand; Red pops, seen but not read,
+    # and says "six": the number is Red's pop (held behind Blue's move), not
+    # a correction of Blue's 3 (``--illegal`` game 23 at 640x480 with the
+    # players saying each number, session 48: "Corrected: Green's pop was
+    # 4", and Green's moves of 6 and 4 were called). Red brings a peg out.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopSettled(9.0, 3))
+    n = len(loop.events)
+    loop.handle(PopUnread(11.0))
+    loop.handle(Spoken(11.5, "pop", {"value": 6}))
+    assert said(speaker)[-1] == "Noted: the pop on the die is 6."
+    assert len(loop.events) == n  # Blue's 3 stands
+    loop.handle(BoardStable(12.0, board(blue=["track:13", "home", "home", "home"])))
+    loop.handle(BoardStable(14.0, board(red=["track:1", "home", "home", "home"],
+                                        blue=["track:13", "home", "home", "home"])))
+    assert events_after(loop, n) == [("move", 3), ("turn", None), ("pop", 6), ("move", 6), ("extra-pop", None)]
+    assert "illegal" not in kinds(loop)
+
+
 def _blue_4_worked_out_then_red_unread(red_pops_at: float) -> tuple[Loop, ListSpeaker, int]:
     """Red's 4 is lost; Blue's pop is unread and Blue moves 10 -> 14 (worked
     out at t=10 as a 4); Red's pop, at *red_pops_at*, is unread too (every
@@ -742,11 +763,10 @@ def test_pops_seen_after_an_unread_one_that_cannot_follow_its_move_make_it_a_cat
     assert "illegal" not in kinds(loop)
 
 
-def test_with_the_die_unreadable_a_number_said_keeps_the_referee_strict() -> None:
-    # The camera reads no pop (a die too small under glare): the loop says
-    # once that it cannot read the die, and invites the players to say each
-    # number. A number said is the pop, so a wrong count on it is called,
-    # where a pop worked out from the move could not be.
+def _blind_die_loop() -> tuple[Loop, ListSpeaker, int, int, float]:
+    """Red and Blue with the camera reading none of three pops: the loop has
+    said it cannot read the die. Returns the loop, its speaker, Red's and
+    Blue's track spaces and the time of the next pop."""
     speaker = ListSpeaker()
     loop = Loop(Referee, speaker, settings=AT_ONCE)
     pegs = {"red": ["track:5", *HOME4[:3]], "blue": ["track:12", *HOME4[:3]]}
@@ -762,15 +782,53 @@ def test_with_the_die_unreadable_a_number_said_keeps_the_referee_strict() -> Non
             blue += steps
         loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue}", *HOME4[:3]]}))
         t += 4.0
-    lines = said(speaker)
-    assert lines.count(DIE_BLIND_SAID) == 1
-    assert "That move means Red popped a 1." in lines and "illegal" not in kinds(loop)
+    assert said(speaker).count(DIE_BLIND_SAID) == 1
+    return loop, speaker, red, blue, t
+
+
+def test_with_the_die_unreadable_a_number_said_keeps_the_referee_strict() -> None:
+    # The camera reads no pop (a die too small under glare): the loop says
+    # once that it cannot read the die, and invites the players to say each
+    # number. A number said is the pop, so a wrong count on it is called,
+    # where a pop worked out from the move could not be.
+    loop, speaker, red, blue, t = _blind_die_loop()
+    assert "That move means Red popped a 1." in said(speaker) and "illegal" not in kinds(loop)
     loop.handle(PopUnread(t))  # Blue's pop, unread as ever; Blue says it
     loop.handle(Spoken(t + 0.5, "pop", {"value": 4}))
     loop.handle(BoardStable(t + 1.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue}", *HOME4[:3]]}))
     loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue + 5}", *HOME4[:3]]}))
     assert kinds(loop)[-1] == "illegal"
     assert "That peg moved 5 spaces, but the pop was 4." in said(speaker)
+
+
+def test_with_the_die_unreadable_a_number_said_and_moved_at_once_is_judged() -> None:
+    # The same, but Blue moves at once: no board comes between the pop and
+    # its move. The board agreed with the game just before the pop, after
+    # Red's, too soon for another pop between, so the wrong count is called
+    # (``--illegal`` game 22 at 640x480, session 48: "I have lost track of
+    # the moves" instead). Before the number, the board is not judged.
+    loop, speaker, red, blue, t = _blind_die_loop()
+    t -= 0.5  # 1.5 s after the board of Red's move
+    loop.handle(PopUnread(t))
+    loop.handle(Spoken(t + 0.5, "pop", {"value": 4}))
+    loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue + 5}", *HOME4[:3]]}))
+    loop.handle(Tick(t + 6.0))
+    assert kinds(loop)[-1] == "illegal"
+    assert "That peg moved 5 spaces, but the pop was 4." in said(speaker)
+    assert not any("lost track" in line for line in said(speaker))
+
+
+def test_with_the_die_unreadable_a_board_long_before_the_pop_is_no_proof() -> None:
+    # The board last agreed with the game more than a pop's time before the
+    # pop moved: a pop may have come between unseen, so a move that does not
+    # fit the number is followed, not called.
+    loop, speaker, red, blue, t = _blind_die_loop()
+    t += 3.0
+    loop.handle(PopUnread(t))
+    loop.handle(Spoken(t + 0.5, "pop", {"value": 4}))
+    loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue + 5}", *HOME4[:3]]}))
+    loop.handle(Tick(t + 6.0))
+    assert "illegal" not in kinds(loop)
 
 
 def test_a_peg_seen_far_on_while_its_pop_is_unread_is_judged_only_if_it_stays() -> None:
