@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         if args.turns < 0:
             raise UserError(f"--turns must be 0 (play to the end) or more, not {args.turns}")
     kinds = _kinds(getattr(args, "messes", ""))
-    if getattr(args, "say_numbers", False):
+    if args.say_numbers:
         args.answers = True
     if args.source == "video" and args.answers and getattr(args, "from_readings", None) is None:
         raise UserError("--answers (and --say-numbers) with --source video needs --from-readings DIR (the truth of each pop, "
@@ -175,8 +175,7 @@ def run(args: argparse.Namespace) -> int:
     failures: list[str] = []
     for seed in range(args.seed, args.seed + args.games):
         verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread, kinds,
-                                             args.answers, args.miscounts_stand,
-                                             getattr(args, "say_numbers", False))
+                                             args.answers, args.miscounts_stand, args.say_numbers)
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
         right += verdict.right
@@ -198,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         unread += f", wrong counts stand {args.miscounts_stand:g} s"
     if args.answers:
         unread += ", players answer the referee's questions"
-    if getattr(args, "say_numbers", False):
+    if args.say_numbers:
         unread += " and say each number once asked"
     print(f"source: truth observations (a perfect camera; measures loop and referee, not vision), messy={args.messy}{unread}")
     print(f"messy hands woven in: {', '.join(f'{k} {v}' for k, v in sorted(messes.items()))}")

@@ -10,9 +10,10 @@ read; :func:`feed_answering` merges those answers into the observation
 stream in time order. It measures what asking buys when people answer; it
 does not model a player who mishears, forgets or answers wrongly.
 
-Given *every_pop* (each pop of the game as ``(t, colour, value)``), the table also does what the loop asks of it when the
-camera cannot read the die (``loop.DIE_BLIND_SAID``: "Say each number as you
-pop it"): from then on each player says every pop's number
+Given *every_pop* (each pop of the game as ``(t, colour, value)``), the
+table also does what the loop asks of it when the camera cannot read the
+die (``loop.DIE_BLIND_SAID``: "Say each number as you pop it"): from then
+on each player says every pop's number
 :data:`NUMBER_DELAY_S` after it settles, read by the camera or not, to the
 end of the game. That is the referee's promise to a table whose camera is
 too far or too glared to read the die: a number said is the pop, so a wrong
