@@ -231,12 +231,12 @@ class PocketSphinxRecogniser:
         #: Search name -> its JSGF (what a worker needs to build it).
         self._jsgf: dict[str, str] = {}
         self._worker: CheckWorker | None = None
-        #: The last few whole decodes ((context, search, clip digest) -> the
-        #: hypothesis and the cepstral mean it left): the listener decodes a
-        #: bare number's second opinion while the speaker pauses, and finds
-        #: it here when the utterance ends as the same clip (decoding is
-        #: deterministic, so a remembered answer is the answer).
-        self._decoded: dict[tuple[str, str, bytes], tuple[Hypothesis, str | None]] = {}
+        #: The last few whole decodes ((context, search, clip digest) -> what
+        #: was decoded): the listener decodes a bare number's second opinion
+        #: while the speaker pauses, and finds it here when the utterance
+        #: ends as the same clip (decoding is deterministic, so a remembered
+        #: answer is the answer).
+        self._decoded: dict[tuple[str, str, bytes], _Decoded] = {}
 
     @staticmethod
     def _make_decoder(options: dict[str, Any]) -> Any:
@@ -360,6 +360,15 @@ class PocketSphinxRecogniser:
     def decode(self, samples: Samples, context: Context) -> Hypothesis:
         return self._decode(samples, context, context.value)
 
+    def decode_unchecked(self, samples: Samples, context: Context) -> Hypothesis:
+        """:meth:`decode` without the rival checks (``number_margin`` and
+        ``intent_margin`` None unless a :meth:`decode` of the clip ran them
+        already): for a pop whose answer the digits' second opinion may
+        replace (:func:`companion.voice.listener.decode_in_context`), whose
+        checks are then never used. A :meth:`decode` of the same clip after
+        it runs them, and gives what it would have given alone."""
+        return self._decode(samples, context, context.value, checked=False)
+
     def decode_phrase(self, samples: Samples, phrase: str, context: Context) -> Hypothesis:
         """*samples* decoded as exactly *phrase* (a phrase of *context*), with
         everything :meth:`decode` measures on it: its confidence against the
@@ -370,23 +379,35 @@ class PocketSphinxRecogniser:
         "six" heard as "one" left its /ks/ unexplained, 0.16-0.22 s)."""
         return self._decode(samples, context, self._phrase_search(phrase))
 
-    def _decode(self, samples: Samples, context: Context, search: str) -> Hypothesis:
+    def _decode(self, samples: Samples, context: Context, search: str,
+                checked: bool = True) -> Hypothesis:
+        """*samples* decoded with *search* (of *context*), remembered for the
+        last :data:`DECODES_KEPT` clips; the rival checks are run (once)
+        when *checked*."""
         x = np.asarray(samples, dtype=np.float32)
         if len(x) == 0 or float(np.max(np.abs(x))) < SILENCE_PEAK:
             # nothing audible: a grammar decoder would still force a phrase on it
             return Hypothesis("", 0.0, len(x) // 160)
         key = (context.value, search, clip_key(x))
         known = self._decoded.get(key)
-        if known is not None:
-            hyp, self.last_cmn = known
-            return hyp
-        hyp = self._decode_afresh(x, context, search)
-        self._decoded[key] = (hyp, self.last_cmn)
-        while len(self._decoded) > DECODES_KEPT:
-            del self._decoded[next(iter(self._decoded))]
-        return hyp
+        if known is None:
+            known = self._decode_afresh(x, context, search)
+            self._decoded[key] = known
+            while len(self._decoded) > DECODES_KEPT:
+                del self._decoded[next(iter(self._decoded))]
+        self.last_cmn = known.cmn
+        if known.checked is None and checked:
+            hyp = known.hypothesis
+            snr = hyp.snr_db if hyp.snr_db is not None else speech_to_noise_db(x)
+            known.checked = replace(
+                hyp, number_margin=self.number_margin(known.pcm, hyp.text, context),
+                intent_margin=self.intent_margin(known.pcm, hyp.text, context, hyp.confidence, snr))
+        return known.checked if known.checked is not None else known.hypothesis
 
-    def _decode_afresh(self, x: Samples, context: Context, search: str) -> Hypothesis:
+    def _decode_afresh(self, x: Samples, context: Context, search: str) -> _Decoded:
+        """One search of *x*, padded, and the measures of its answer taken
+        from the decoder's state (the phone loop's score, the alignment);
+        the rival checks are left to :meth:`_decode`."""
         padded = pad_with_noise(x, level=noise_floor(x))
         pcm = to_pcm16(padded)
         # the phone loop (the confidence's yardstick, the costliest search
@@ -403,20 +424,19 @@ class PocketSphinxRecogniser:
         if search == Context.DIGITS.value:
             self._offload("phones", pcm)
         text, score = self._run(search, pcm)
-        self.last_cmn = str(self._decoder.get_cmn())
+        cmn = str(self._decoder.get_cmn())
         text = grammar.normalise(text)
         frames = len(pcm) // 320
         if not text:
-            return Hypothesis("", 0.0, frames)
+            empty = Hypothesis("", 0.0, frames)
+            return _Decoded(empty, cmn, pcm, checked=empty)
         unexplained = self._unexplained(x, (len(padded) - len(x)) // 320)
         wake, pause = wake_s(self._decoder), wake_pause_s(self._decoder)
         _, phone_score = self._check("phones", pcm)
         ratio = score / phone_score if phone_score > 0 else 1.0
         snr = speech_to_noise_db(x)
-        return Hypothesis(text, min(1.0, ratio), frames, unexplained,
-                          self.number_margin(pcm, text, context), snr,
-                          self.intent_margin(pcm, text, context, min(1.0, ratio), snr), wake,
-                          pause)
+        return _Decoded(Hypothesis(text, min(1.0, ratio), frames, unexplained, None, snr, None,
+                                   wake, pause), cmn, pcm)
 
     def number_margin(self, pcm: bytes, text: str, context: Context) -> float | None:
         """How nearly another number explains *pcm* as well as the one heard.
@@ -517,6 +537,19 @@ class PocketSphinxRecogniser:
             self._phrase_searches[jsgf] = name
             self._jsgf[name] = jsgf
         return name
+
+
+@dataclass
+class _Decoded:
+    """A clip's decode with one search, as :meth:`PocketSphinxRecogniser._decode`
+    remembers it: the hypothesis without its rival checks, the cepstral mean
+    the decode left, the padded audio the checks search, and the hypothesis
+    with them once they ran."""
+
+    hypothesis: Hypothesis
+    cmn: str | None
+    pcm: bytes
+    checked: Hypothesis | None = None
 
 
 def run_search(decoder: Any, search: str, pcm: bytes) -> tuple[str, float]:

@@ -376,3 +376,34 @@ def test_the_check_worker_runs_the_phone_loop_too(speech, recogniser) -> None:  
     with _with_worker() as (fresh, worker):
         assert fresh.decode(five, Context.DIGITS) == reference
         assert [key[1] for kind, key, _v in worker.log if kind == "submit"] == ["phones"]
+
+
+def test_a_pop_the_digits_answer_for_has_no_rival_checks_of_its_own(speech, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # a bare "three" while a pop is expected: its answer is the digits', so
+    # the context's decode of it runs no rival checks (a whole-grammar search
+    # when unsure); a pop phrase the digits do not replace keeps them, and
+    # decode_in_context gives what it gave when every decode ran its checks
+    from companion.voice.listener import decode_in_context
+    from companion.voice.recognisers import PocketSphinxRecogniser
+
+    fresh = PocketSphinxRecogniser()
+    checked: list[Context] = []
+    margin = fresh.intent_margin
+
+    def counted(pcm: bytes, text: str, context: Context, confidence: float, snr_db: float):  # type: ignore[no-untyped-def]
+        checked.append(context)
+        return margin(pcm, text, context, confidence, snr_db)
+
+    monkeypatch.setattr(fresh, "intent_margin", counted)
+    three = np.concatenate([_quiet(0.3, 5), speech("Three.", "en-us", 160), _quiet(0.3, 6)])
+    hyp = decode_in_context(fresh, three, Context.POP)
+    assert hyp == PocketSphinxRecogniser().decode(three, Context.DIGITS) and hyp.text == "three"
+    assert Context.POP not in checked
+    # unchecked, then checked: the same as a decode alone
+    phrase = np.concatenate([_quiet(0.3, 7), speech("Referee, it was a two.", "en-us", 160),
+                             _quiet(0.3, 8)])
+    bare = fresh.decode_unchecked(phrase, Context.POP)
+    assert bare.intent_margin is None and bare.number_margin is None
+    alone = PocketSphinxRecogniser().decode(phrase, Context.POP)
+    assert fresh.decode(phrase, Context.POP) == alone and alone.number_margin is not None
+    assert decode_in_context(fresh, phrase, Context.POP) == alone
