@@ -315,11 +315,20 @@ class Listener:
                 # the rival checks of what was heard so far, on the utterance
                 # as it will be if the speaker has finished: done during the
                 # wait (a stale result, speech having resumed, is never used)
-                onset = self.endpointer.start_s + self.endpointer.preroll / 100
-                self._paused_text = self._open.speculate(
-                    event.samples, self._rivals_matter(self._open.context, onset))
                 self._paused_clip = event.samples
-                self._speculate_number(self._paused_text, event.samples, self._open.context)
+                if self._decodes_whole(self._open):
+                    self._paused_text = ""
+                    self._speculate_whole(event.samples, self._open.context)
+                else:
+                    onset = self.endpointer.start_s + self.endpointer.preroll / 100
+                    self._paused_text = self._open.speculate(
+                        event.samples, self._rivals_matter(self._open.context, onset))
+                    self._speculate_number(self._paused_text, event.samples, self._open.context)
+            elif event.kind == "resume" and self._open is not None:
+                # the pause was not the end: a held stream starts decoding
+                release = getattr(self._open, "release", None)
+                if release is not None:
+                    release()
             elif event.kind == "abort" and self._open is not None:
                 self._open.cancel()
                 self._open = None
@@ -340,6 +349,33 @@ class Listener:
         if text and wants_second_opinion(Hypothesis(text, 1.0), context):
             bare_number(self.recogniser, Hypothesis(text, 1.0), clip, context,
                         self._digits_in_use())
+
+    def _decodes_whole(self, stream: PocketSphinxStream) -> bool:
+        """Whether the utterance paused on is decoded in one batch now
+        (:meth:`_speculate_whole`) rather than by its *stream*: while a pop
+        is expected, when the stream has not started decoding (an utterance
+        shorter than :data:`~companion.voice.recognisers.PRIME_S`, a bare
+        "five" with its pre-roll). Session 41 decoded it whole at the pause
+        and let the stream start too (it often started during the wait):
+        both ran, and a bare number's wait grew 392 -> 420 ms; here the
+        stream is held (:meth:`PocketSphinxStream.hold`) until speech
+        resumes, and the end of the utterance finds the batch decode done."""
+        return (stream.context is Context.POP and hasattr(stream, "hold")
+                and not getattr(stream, "started", True))
+
+    def _speculate_whole(self, clip: Samples, context: Context) -> None:
+        """Decode *clip*, the utterance as it ends if the speaker has
+        finished, in one batch as :meth:`hear` will (:func:`decode_in_context`:
+        the decoders keep their last clips' answers), holding the stream
+        until speech resumes. The phone loop, which every decode of the clip
+        shares, goes to the check worker first, while the context's search
+        and the digits' run here."""
+        assert self._open is not None
+        self._open.hold()
+        offload = getattr(self.recogniser, "offload_phone_loop", None)
+        if offload is not None:
+            offload(clip)
+        decode_in_context(self.recogniser, clip, context, self._digits_in_use())
 
     def _end(self, utterance: Utterance, waited_s: float | None = None) -> Heard:
         stream, self._open = self._open, None

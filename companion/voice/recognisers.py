@@ -352,6 +352,19 @@ class PocketSphinxRecogniser:
         self._clip(pcm)
         return self._worker is not None and self._worker.has((self._clip_id, search))
 
+    def offload_phone_loop(self, samples: Samples) -> None:
+        """Hand the phone loop of *samples* (the confidence's yardstick, the
+        same search for every decode of the clip) to the check worker, if
+        there is one and it is free, so that the decodes that follow run
+        their own searches meanwhile and find it done: the listener does
+        this for a short utterance decoded whole in the speaker's pause
+        (:meth:`~companion.voice.listener.Listener.feed`), whose context
+        search and digits search then run beside it."""
+        x = np.asarray(samples, dtype=np.float32)
+        if len(x) == 0 or float(np.max(np.abs(x))) < SILENCE_PEAK:
+            return
+        self._offload("phones", to_pcm16(pad_with_noise(x, level=noise_floor(x))))
+
     def _unexplained(self, clip: Samples, pad_frames: int) -> float:
         """Seconds of loud frames of *clip* (the audio before padding) that
         the last decode aligned to silence or fillers."""
@@ -864,6 +877,8 @@ class PocketSphinxStream:
         self._buffer: list[Samples] = []
         self._buffered = 0
         self._started = False
+        #: Not to start decoding while held (:meth:`hold`), whatever is buffered.
+        self._held = False
         self._cmn = cmn
         self._rng = np.random.default_rng(0)
 
@@ -874,6 +889,26 @@ class PocketSphinxStream:
         x = np.asarray(samples, dtype=np.float32)
         return to_pcm16(x + self._rng.normal(0.0, 1e-3, len(x)).astype(np.float32))
 
+    @property
+    def started(self) -> bool:
+        """Decoding has started (the live decoders have been fed)."""
+        return self._started
+
+    def hold(self) -> None:
+        """Do not start decoding until :meth:`release`: the listener has
+        decoded the utterance so far in one batch, during the speaker's
+        pause, and starting the live decoders in the wait (about 115 ms for
+        the cepstral mean and 0.8 s of audio) would only delay the answer
+        (docs/voice.md, session 48). The audio is buffered meanwhile."""
+        self._held = True
+
+    def release(self) -> None:
+        """Speech resumed after :meth:`hold`: start decoding (everything
+        buffered, then as it arrives) as if never held."""
+        self._held = False
+        if not self._started and self._buffer:
+            self._start()
+
     def feed(self, samples: Samples) -> None:
         """More audio of the utterance, in stream order."""
         if self._started:
@@ -883,6 +918,13 @@ class PocketSphinxStream:
             return
         self._buffer.append(np.asarray(samples, dtype=np.float32))
         self._buffered += len(samples)
+        self._start()
+
+    def _start(self) -> None:
+        """Start decoding the buffered audio, once the cepstral mean is known
+        or :data:`PRIME_S` is buffered to estimate it, unless held."""
+        if self._held:
+            return
         if self._cmn is not None or self._buffered >= PRIME_S * RATE:
             pcm = self._pcm(np.concatenate(self._buffer))
             cmn = self._cmn if self._cmn is not None else self._owner.cmn_estimate(pcm)
