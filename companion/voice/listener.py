@@ -150,6 +150,25 @@ def wants_second_opinion(hyp: Hypothesis, context: Context) -> bool:
             and grammar.WAKE_WORD not in words and "was" not in words)
 
 
+def may_want_second_opinion(text: str, context: Context) -> bool:
+    """Whether an utterance heard *so far* as *text* (the live decoder's
+    partial answer, before its final step) may end as a pop that gets the
+    bare number's second opinions (:func:`wants_second_opinion`): it wants
+    them already, or, while a pop is expected, it is not yet a phrase of the
+    grammar and has neither the wake word nor "was". The partial answer is
+    often a phrase's first words: real sixes heard so far as "the" or
+    "that" ended as "it's a two", "five" or "six", and until session 48
+    their second opinions were decoded after the hangover (about 0.1 s
+    of their wait)."""
+    if not text:
+        return False
+    if wants_second_opinion(Hypothesis(text, 1.0), context):
+        return True
+    words = text.split()
+    return (context is Context.POP and grammar.parse(text, context) is None
+            and grammar.WAKE_WORD not in words and "was" not in words)
+
+
 def ends_early(text: str, confidence: float, context: Context) -> bool:
     """Whether an utterance heard so far as *text* (at *confidence*) is a
     finished command: a command of *context*, said after the wake word (in
@@ -340,15 +359,21 @@ class Listener:
         return out
 
     def _speculate_number(self, text: str, clip: Samples, context: Context) -> None:
-        """The speaker paused on what sounds like a bare pop (*text* so far):
-        decode the bare number's second opinions (:func:`bare_number`) on
-        *clip* now, during the wait for the hangover; the recogniser and the
-        digit model keep what they decoded of the last clips, so :meth:`hear`
-        finds it done when the utterance ends as *clip*. Speech resuming
-        makes a longer clip, and this work is never used."""
-        if text and wants_second_opinion(Hypothesis(text, 1.0), context):
-            bare_number(self.recogniser, Hypothesis(text, 1.0), clip, context,
-                        self._digits_in_use())
+        """The speaker paused on what may be a bare pop (*text* so far:
+        :func:`may_want_second_opinion`): decode the bare number's second
+        opinions (:func:`bare_number`) on *clip* now, during the wait for the
+        hangover, the digits and then the digit model on the digits' answer
+        (what :func:`bare_number` asks of them whenever their answer is
+        taken); the recogniser and the digit model keep what they decoded of
+        the last clips, so :meth:`hear` finds it done when the utterance ends
+        as *clip*. Speech resuming makes a longer clip, and this work is
+        never used."""
+        if not may_want_second_opinion(text, context):
+            return
+        second = self.recogniser.decode(clip, Context.DIGITS)
+        digits = self._digits_in_use()
+        if second.text and digits is not None:
+            digits.check(clip, second, context, getattr(self.recogniser, "decode_phrase", None))
 
     def _decodes_whole(self, stream: PocketSphinxStream) -> bool:
         """Whether the utterance paused on is decoded in one batch now

@@ -11,7 +11,13 @@ import pytest
 from companion.voice.audio import RATE, Samples
 from companion.voice.endpoint import Endpointer
 from companion.voice.grammar import Command, Context, can_continue
-from companion.voice.listener import EARLY_END_S, Heard, Listener, ends_early
+from companion.voice.listener import (
+    EARLY_END_S,
+    Heard,
+    Listener,
+    ends_early,
+    may_want_second_opinion,
+)
 from companion.voice.recognisers import Hypothesis, RivalsMatter
 
 BLOCK = 800  # 50 ms, as the microphone delivers
@@ -336,3 +342,41 @@ def test_without_a_pop_expected_nothing_is_decoded_in_the_pause() -> None:
     assert when >= SPEECH_END_S + ear.endpointer.hangover / 100
     assert heard.decision.action == "ignore"  # a bare number, no pop expected
     assert recogniser.decoded == [(Context.LIVE, len(heard.utterance.samples))]  # at the end
+
+
+def test_what_may_still_end_as_a_bare_pop_is_what_gets_its_digits_in_the_pause() -> None:
+    for so_far in ("five", "it's a two", "the", "that", "it's a"):
+        assert may_want_second_opinion(so_far, Context.POP)
+    # the wake word, "was", another command, nothing yet, no pop expected
+    for so_far in ("referee pop", "referee", "it was a", "the pop was", "stop", ""):
+        assert not may_want_second_opinion(so_far, Context.POP)
+    assert not may_want_second_opinion("the", Context.LIVE)
+
+
+def test_a_pop_heard_so_far_as_its_first_word_gets_its_digits_in_the_pause() -> None:
+    # a real six heard by the live decoder as "the" at the pause, "it's a
+    # two" at the end: the digits were decoded in the pause on the final clip
+    decoded: list[tuple[int, Context]] = []
+
+    class Unfinished(ScriptedStream):
+        def partial(self) -> tuple[str, float]:
+            return "the", 0.9
+
+        def finish(self, clip: Samples, rivals_matter: RivalsMatter | None = None) -> Hypothesis:
+            return Hypothesis("it's a two", 0.85)
+
+    class Recogniser(ScriptedRecogniser):
+        def start_stream(self, context: Context, cmn: str | None = None) -> ScriptedStream:
+            self.streams.append(Unfinished(context, self.texts))
+            return self.streams[-1]
+
+        def decode(self, samples: Samples, context: Context) -> Hypothesis:
+            decoded.append((len(samples), context))
+            return Hypothesis("six", 0.95)
+
+    ear = Listener(recogniser=Recogniser("the"), digits=None)  # type: ignore[arg-type]
+    ear.policy.expect_pop(0.0)
+    [(_when, heard)] = _play(ear, SPEECH)
+    assert heard.decision.command == Command("pop", value=6)
+    n = len(heard.utterance.samples)
+    assert decoded == [(n, Context.DIGITS)] * 2  # in the pause, then at the end
