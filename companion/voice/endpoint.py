@@ -72,9 +72,7 @@ class Event:
     ``"audio"`` (one more 10 ms frame of the open utterance), ``"pause"``
     (the speaker has been quiet for :data:`TAIL` frames; *samples* is the
     utterance exactly as it will be if speech does not resume before the
-    hangover runs out: work on it may start now), ``"resume"`` (speech came
-    back after a ``pause``: what was worked on in it is not the utterance,
-    and work held back for the pause may go on), ``"abort"`` (the open
+    hangover runs out: work on it may start now), ``"abort"`` (the open
     utterance was too short to be speech: forget it) or ``"end"``
     (*utterance* is finished; its samples are a prefix of what was reported).
     """
@@ -114,8 +112,6 @@ class Endpointer:
         self._loud_run = 0
         self._quiet_run = 0
         self._speech_frames = 0
-        #: A ``pause`` was reported and speech has not resumed since.
-        self._paused = False
         self._frame_index = 0  # frames consumed so far
         self._start_frame = 0
         self._events: list[Event] = []
@@ -178,7 +174,7 @@ class Endpointer:
         return [Event("abort")] if was_open else []
 
     def _reset(self) -> None:
-        self._in_speech = self._paused = False
+        self._in_speech = False
         self._frames = []
         self._loud_run = self._quiet_run = self._speech_frames = 0
 
@@ -198,7 +194,7 @@ class Endpointer:
         samples = self._kept()
         utt = Utterance(samples, self._start_frame / 100, end_frame / 100, capped)
         self.last_wait_s = self._quiet_run / 100
-        self._in_speech = self._paused = False
+        self._in_speech = False
         self._frames = []
         self._loud_run = self._quiet_run = self._speech_frames = 0
         return utt
@@ -232,16 +228,12 @@ class Endpointer:
             return None
         self._events.append(Event("audio", samples=frame))
         if db > self.floor + self.end_db:
-            if self._paused:
-                self._paused = False
-                self._events.append(Event("resume"))
             self._quiet_run = 0
             self._speech_frames += 1
         else:
             self._quiet_run += 1
             if self._quiet_run == TAIL and self._speech_frames >= self.min_speech:
                 # what _close would keep now: every frame so far
-                self._paused = True
                 self._events.append(Event("pause", samples=np.concatenate(self._frames)))
         if len(self._frames) >= self.max_frames:
             return self._close(self._frame_index, capped=True)

@@ -28,7 +28,7 @@ from companion.errors import UserError
 from companion.voice import grammar
 from companion.voice.audio import RATE, Samples, read_wav
 from companion.voice.digit_model import DigitModel, load_digit_model
-from companion.voice.endpoint import Endpointer, Event, Utterance
+from companion.voice.endpoint import FRAME, TAIL, Endpointer, Event, Utterance
 from companion.voice.enroll import Matcher, second_opinion
 from companion.voice.grammar import Command, Context
 from companion.voice.policy import BARE_THRESHOLD, MAX_UNEXPLAINED_S, Decision, Policy
@@ -335,19 +335,14 @@ class Listener:
                 # as it will be if the speaker has finished: done during the
                 # wait (a stale result, speech having resumed, is never used)
                 self._paused_clip = event.samples
-                if self._decodes_whole(self._open):
+                if self._not_started(self._open):
                     self._paused_text = ""
-                    self._speculate_whole(event.samples, self._open.context)
+                    self._speculate_unstarted(event.samples, self._open)
                 else:
                     onset = self.endpointer.start_s + self.endpointer.preroll / 100
                     self._paused_text = self._open.speculate(
                         event.samples, self._rivals_matter(self._open.context, onset))
                     self._speculate_number(self._paused_text, event.samples, self._open.context)
-            elif event.kind == "resume" and self._open is not None:
-                # the pause was not the end: a held stream starts decoding
-                release = getattr(self._open, "release", None)
-                if release is not None:
-                    release()
             elif event.kind == "abort" and self._open is not None:
                 self._open.cancel()
                 self._open = None
@@ -360,47 +355,55 @@ class Listener:
 
     def _speculate_number(self, text: str, clip: Samples, context: Context) -> None:
         """The speaker paused on what may be a bare pop (*text* so far:
-        :func:`may_want_second_opinion`): decode the bare number's second
-        opinions (:func:`bare_number`) on *clip* now, during the wait for the
-        hangover, the digits and then the digit model on the digits' answer
-        (what :func:`bare_number` asks of them whenever their answer is
-        taken); the recogniser and the digit model keep what they decoded of
-        the last clips, so :meth:`hear` finds it done when the utterance ends
-        as *clip*. Speech resuming makes a longer clip, and this work is
-        never used."""
-        if not may_want_second_opinion(text, context):
-            return
+        :func:`may_want_second_opinion`): decode its second opinions now,
+        during the wait for the hangover (:meth:`_speculate_digits`)."""
+        if may_want_second_opinion(text, context):
+            self._speculate_digits(clip, context)
+
+    def _speculate_digits(self, clip: Samples, context: Context) -> None:
+        """Decode the bare number's second opinions (:func:`bare_number`) on
+        *clip*: the digits, then the digit model on the digits' answer (what
+        :func:`bare_number` asks of them whenever their answer is taken). The
+        recogniser and the digit model keep what they decoded of the last
+        clips, so :meth:`hear` finds it done when the utterance ends as
+        *clip*. Speech resuming makes a longer clip, and this work is never
+        used."""
         second = self.recogniser.decode(clip, Context.DIGITS)
         digits = self._digits_in_use()
         if second.text and digits is not None:
             digits.check(clip, second, context, getattr(self.recogniser, "decode_phrase", None))
 
-    def _decodes_whole(self, stream: PocketSphinxStream) -> bool:
-        """Whether the utterance paused on is decoded in one batch now
-        (:meth:`_speculate_whole`) rather than by its *stream*: while a pop
-        is expected, when the stream has not started decoding (an utterance
-        shorter than :data:`~companion.voice.recognisers.PRIME_S`, a bare
-        "five" with its pre-roll). Session 41 decoded it whole at the pause
-        and let the stream start too (it often started during the wait):
-        both ran, and a bare number's wait grew 392 -> 420 ms; here the
-        stream is held (:meth:`PocketSphinxStream.hold`) until speech
-        resumes, and the end of the utterance finds the batch decode done."""
-        return (stream.context is Context.POP and hasattr(stream, "hold")
+    @staticmethod
+    def _not_started(stream: PocketSphinxStream) -> bool:
+        """While a pop is expected, the utterance paused on has not started
+        decoding (no recent utterance's cepstral mean, and less than
+        :data:`~companion.voice.recognisers.PRIME_S` buffered: a bare "five"
+        with its pre-roll), so its stream has no answer so far."""
+        return (stream.context is Context.POP and hasattr(stream, "starts_within")
                 and not getattr(stream, "started", True))
 
-    def _speculate_whole(self, clip: Samples, context: Context) -> None:
-        """Decode *clip*, the utterance as it ends if the speaker has
-        finished, in one batch as :meth:`hear` will (:func:`decode_in_context`:
-        the decoders keep their last clips' answers), holding the stream
-        until speech resumes. The phone loop, which every decode of the clip
-        shares, goes to the check worker first, while the context's search
-        and the digits' run here."""
-        assert self._open is not None
-        self._open.hold()
+    def _speculate_unstarted(self, clip: Samples, stream: PocketSphinxStream) -> None:
+        """Work for the utterance *clip* in the speaker's pause, when its
+        *stream* has not started (:meth:`_not_started`) and so has heard
+        nothing to go on. If it will not start before the hangover ends,
+        :meth:`hear` will decode it in one batch (:func:`decode_in_context`):
+        that is done now, the phone loop (which every decode of the clip
+        shares) handed to the check worker first. If it will start in the
+        wait, the stream decides, as always; its bare number's second
+        opinions are decoded now. Nothing here changes what is decided:
+        session 48 held the stream and decoded every such utterance whole,
+        which changed the decoder deciding some short words (on 300 real
+        digits through the live listener, 2 fewer right and 1 more wrong
+        number acted on), and session 41 decoded them whole while the stream
+        started too (both ran: 392 -> 420 ms)."""
+        wait = (self.endpointer.hangover - TAIL) * FRAME
+        if stream.starts_within(wait):
+            self._speculate_digits(clip, stream.context)
+            return
         offload = getattr(self.recogniser, "offload_phone_loop", None)
         if offload is not None:
             offload(clip)
-        decode_in_context(self.recogniser, clip, context, self._digits_in_use())
+        decode_in_context(self.recogniser, clip, stream.context, self._digits_in_use())
 
     def _end(self, utterance: Utterance, waited_s: float | None = None) -> Heard:
         stream, self._open = self._open, None

@@ -357,7 +357,7 @@ class PocketSphinxRecogniser:
         same search for every decode of the clip) to the check worker, if
         there is one and it is free, so that the decodes that follow run
         their own searches meanwhile and find it done: the listener does
-        this for a short utterance decoded whole in the speaker's pause
+        this for a short utterance it decodes whole in the speaker's pause
         (:meth:`~companion.voice.listener.Listener.feed`), whose context
         search and digits search then run beside it."""
         x = np.asarray(samples, dtype=np.float32)
@@ -877,8 +877,6 @@ class PocketSphinxStream:
         self._buffer: list[Samples] = []
         self._buffered = 0
         self._started = False
-        #: Not to start decoding while held (:meth:`hold`), whatever is buffered.
-        self._held = False
         self._cmn = cmn
         self._rng = np.random.default_rng(0)
 
@@ -894,20 +892,13 @@ class PocketSphinxStream:
         """Decoding has started (the live decoders have been fed)."""
         return self._started
 
-    def hold(self) -> None:
-        """Do not start decoding until :meth:`release`: the listener has
-        decoded the utterance so far in one batch, during the speaker's
-        pause, and starting the live decoders in the wait (about 115 ms for
-        the cepstral mean and 0.8 s of audio) would only delay the answer
-        (docs/voice.md, session 48). The audio is buffered meanwhile."""
-        self._held = True
-
-    def release(self) -> None:
-        """Speech resumed after :meth:`hold`: start decoding (everything
-        buffered, then as it arrives) as if never held."""
-        self._held = False
-        if not self._started and self._buffer:
-            self._start()
+    def starts_within(self, samples: int) -> bool:
+        """Whether decoding will have started once *samples* more are fed:
+        the listener, at the speaker's pause, asks whether the utterance
+        will be decoded by this stream or in one batch at its end
+        (:meth:`finish` returning None)."""
+        return self._started or self._cmn is not None or (
+            self._buffered + samples >= PRIME_S * RATE)
 
     def feed(self, samples: Samples) -> None:
         """More audio of the utterance, in stream order."""
@@ -918,13 +909,6 @@ class PocketSphinxStream:
             return
         self._buffer.append(np.asarray(samples, dtype=np.float32))
         self._buffered += len(samples)
-        self._start()
-
-    def _start(self) -> None:
-        """Start decoding the buffered audio, once the cepstral mean is known
-        or :data:`PRIME_S` is buffered to estimate it, unless held."""
-        if self._held:
-            return
         if self._cmn is not None or self._buffered >= PRIME_S * RATE:
             pcm = self._pcm(np.concatenate(self._buffer))
             cmn = self._cmn if self._cmn is not None else self._owner.cmn_estimate(pcm)

@@ -162,15 +162,3 @@ def test_the_wait_before_the_end_is_reported() -> None:
     quiet = np.concatenate([_noise(1.0), _tone(0.6), _noise(1.0, seed=2)])
     assert len(ep.feed(quiet)) == 1
     assert abs(ep.last_wait_s - ep.hangover / 100) < 0.011
-
-
-def test_speech_resuming_after_a_pause_is_reported() -> None:
-    # the listener holds work back in a pause; a resume says it was not the end
-    stream = np.concatenate([_noise(1.0), _tone(0.5), _noise(0.15, seed=2), _tone(0.4),
-                             _noise(1.0, seed=3)])
-    kinds = [e.kind for e in Endpointer().feed_events(stream)]
-    assert [k for k in kinds if k in ("pause", "resume", "end")] == ["pause", "resume", "pause", "end"]
-    # no resume without a pause first, nor after the utterance ended
-    whole = np.concatenate([_noise(1.0), _tone(0.6), _noise(1.0, seed=4), _tone(0.4), _noise(1.0, seed=5)])
-    kinds = [e.kind for e in Endpointer().feed_events(whole)]
-    assert "resume" not in kinds and kinds.count("end") == 2
