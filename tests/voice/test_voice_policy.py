@@ -437,3 +437,22 @@ def test_a_wake_word_said_whole_and_set_apart_by_a_pause_vouches_for_more() -> N
     # the rival checks still apply
     assert decide(replace(heard, intent_margin=0.95)).action == "ignore"
     assert Policy().rivals_matter(heard, Context.LIVE)
+
+
+def test_a_sound_cut_from_the_stream_that_stands_little_over_the_room_is_not_a_voice() -> None:
+    policy = Policy()
+    policy.expect_pop(0.0)
+    flat = Hypothesis("two", 0.95, snr_db=1.4)
+    d = policy.decide(flat, Context.POP, 2.0, onset=1.0)
+    assert d.action == "ignore" and "not a voice" in d.reason
+    assert not policy.rivals_matter(flat, Context.POP, onset=1.0)  # no checks run on it
+    # nor is it speech that the next utterance continues: "five" 0.2 s later counts
+    d = policy.decide(Hypothesis("five", 0.95, snr_db=30.0), Context.POP, 2.6, onset=2.2)
+    assert d.action == "apply" and d.command == Command("pop", value=5)
+    # a word said in a noisy room (10 dB signal-to-noise measures 10.6 dB and up) is a voice
+    policy.expect_pop(3.0)
+    noisy = policy.decide(Hypothesis("three", 0.95, snr_db=10.6), Context.POP, 5.0, onset=4.0)
+    assert noisy.action == "apply" and noisy.command == Command("pop", value=3)
+    # a whole file (no onset: its word may fill it) is judged on its words
+    policy.expect_pop(6.0)
+    assert policy.decide(flat, Context.POP, 7.0).action == "apply"
