@@ -16,9 +16,12 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import UserError
+
+if TYPE_CHECKING:
+    from companion.live.answering import Habits
 
 SOURCES = ("truth", "video")
 
@@ -54,6 +57,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
              "say each pop's number 1 s after it settles, to the end of the game",
     )
     parser.add_argument(
+        "--count-aloud",
+        action="store_true",
+        help="the players answer as with --answers and count each move aloud (\"one, two, three, ...\"): "
+             "the count's \"one\" reaches the referee as a pop correction when it comes within 10 s of "
+             "the pop, as the listener takes it; rendered games only (--source video --from-readings DIR)",
+    )
+    parser.add_argument(
         "--miscounts-stand",
         type=float,
         default=None,
@@ -75,6 +85,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="also write each game's per-frame readings to DIR/game{seed}.pkl (a development cache)")
     video.add_argument("--from-readings", type=Path, metavar="DIR",
                        help="no rendering: referee the games kept in DIR by --keep-readings (the loop as it is now)")
+
+
+def habits_of(args: argparse.Namespace) -> Habits:
+    """The table's habits the options ask for (saying each number or
+    counting aloud is done by players who answer questions too)."""
+    from companion.live.answering import Habits
+
+    say, count = bool(getattr(args, "say_numbers", False)), bool(getattr(args, "count_aloud", False))
+    return Habits(answers=bool(getattr(args, "answers", False)) or say or count, say_numbers=say,
+                  count_aloud=count)
+
+
+def said_against_line(said_against: int, games: int) -> str:
+    """The benchmark's line for the numbers the players said that the
+    referee answered with what the camera saw (players who count aloud:
+    each a count taken for a correction, and answered over the move)."""
+    return (f"numbers heard answered with the camera's view (\"I saw a 5 on the die. Say it again if you "
+            f"are sure.\"): {said_against} = {said_against / games if games else 0:.2f} per game")
 
 
 def _players(seed: int, n: int) -> list[str]:
@@ -102,11 +130,10 @@ def _truth_game(
     messy: float,
     unread: float = 0.0,
     kinds: tuple[str, ...] | None = None,
-    answers: bool = False,
+    habits: Habits | None = None,
     miscounts_stand: float | None = None,
-    say_numbers: bool = False,
 ) -> tuple[Any, Any, float, int]:
-    from companion.live.answering import AnsweringTable, feed_answering, pops_of
+    from companion.live.answering import feed_answering
     from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.loop import Loop
     from companion.live.run import feed_observations, with_ticks
@@ -119,9 +146,9 @@ def _truth_game(
     loop.start(game.players)
     started = time.process_time()
     # The loop's clock ticks between observations, as it does live.
-    if answers:
-        every_pop = pops_of(game.truth, game.pop_at) if say_numbers else None
-        feed_answering(loop, with_ticks(game.observations), AnsweringTable(game.unread_truth, every_pop))
+    table = habits.table(game.unread_truth, game.truth, game.pop_at, game.move_at) if habits else None
+    if table is not None:
+        feed_answering(loop, with_ticks(game.observations), table)
     else:
         feed_observations(loop, game.observations)
     spent = time.process_time() - started
@@ -156,11 +183,14 @@ def run(args: argparse.Namespace) -> int:
         if args.turns < 0:
             raise UserError(f"--turns must be 0 (play to the end) or more, not {args.turns}")
     kinds = _kinds(getattr(args, "messes", ""))
-    if args.say_numbers:
-        args.answers = True
-    if args.source == "video" and args.answers and getattr(args, "from_readings", None) is None:
-        raise UserError("--answers (and --say-numbers) with --source video needs --from-readings DIR (the truth of each pop, "
-                        "which the answers come from, is read from the kept games)")
+    habits = habits_of(args)
+    if args.source != "video" and habits.count_aloud:
+        raise UserError("--count-aloud is for rendered games (--source video --from-readings DIR): the truth "
+                        "source times a move when the board shows it, often after the next pop, not when "
+                        "the peg comes down, which is when a count is said")
+    if args.source == "video" and habits and getattr(args, "from_readings", None) is None:
+        raise UserError("--answers (and --say-numbers, --count-aloud) with --source video needs --from-readings DIR "
+                        "(the truth of each pop, which the answers come from, is read from the kept games)")
     if args.source == "video" and args.miscounts_stand is not None:
         raise UserError("--miscounts-stand is for the truth source (rendered games use --illegal)")
     if args.source == "video":
@@ -168,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
         return run_video(args)
     right = right_unread = false_illegal = missed = shown_illegal = worked_out = passed = put_right = 0
+    said_against = 0
     delays: list[float] = []
     spent = 0.0
     observations = 0
@@ -175,9 +206,10 @@ def run(args: argparse.Namespace) -> int:
     failures: list[str] = []
     for seed in range(args.seed, args.seed + args.games):
         verdict, game, secs, n = _truth_game(seed, _players(seed, args.players), args.messy, args.unread, kinds,
-                                             args.answers, args.miscounts_stand, args.say_numbers)
+                                             habits, args.miscounts_stand)
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
+        said_against += verdict.said_against
         right += verdict.right
         right_unread += verdict.right_but_unread
         false_illegal += verdict.false_illegal
@@ -195,10 +227,8 @@ def run(args: argparse.Namespace) -> int:
     unread = f", unread={args.unread}" if args.unread else ""
     if args.miscounts_stand is not None:
         unread += f", wrong counts stand {args.miscounts_stand:g} s"
-    if args.answers:
-        unread += ", players answer the referee's questions"
-    if args.say_numbers:
-        unread += " and say each number once asked"
+    if habits:
+        unread += ", " + habits.describe()
     print(f"source: truth observations (a perfect camera; measures loop and referee, not vision), messy={args.messy}{unread}")
     print(f"messy hands woven in: {', '.join(f'{k} {v}' for k, v in sorted(messes.items()))}")
     print(f"games: {games}")
@@ -207,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
           f"{right_unread}/{games} = {100.0 * right_unread / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed} of {shown_illegal} shown")
+    if habits:
+        print(said_against_line(said_against, games))
     if put_right:
         from companion.live.loop import LoopSettings
 

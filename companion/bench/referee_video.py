@@ -12,16 +12,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.live.answering import Habits
 
 
 def run_video(args: argparse.Namespace) -> int:
-    from companion.bench.referee import _players
+    from companion.bench.referee import _players, habits_of, said_against_line
     from companion.sim.knobs import parse_size
 
     size = parse_size(str(args.size))
+    habits = habits_of(args)
     turns = args.turns or None
-    right = right_unread = false_illegal = missed = shown = worked_out = passed = 0
+    right = right_unread = false_illegal = missed = shown = worked_out = passed = said_against = 0
     delays: list[float] = []
     frames = 0
     vision_s = render_s = 0.0
@@ -38,6 +42,7 @@ def run_video(args: argparse.Namespace) -> int:
         delays.extend(verdict.delays)
         worked_out += verdict.pops_worked_out
         passed += verdict.unread_passed
+        said_against += verdict.said_against
         frames += stats.frames
         vision_s += stats.seconds
         render_s += rendered
@@ -59,8 +64,7 @@ def run_video(args: argparse.Namespace) -> int:
         f"source: rendered video ({size[0]}x{size[1]}, {args.fps:g} fps, "
         f"{'clean' if args.clean else 'random'} scenes, {scope}"
         f"{f', illegal={args.illegal:g}' if getattr(args, 'illegal', 0.0) else ''}"
-        f"{', players answer the referee' if getattr(args, 'answers', False) else ''}"
-        f"{' and say each number once asked' if getattr(args, 'say_numbers', False) else ''}) through vision and the loop"
+        f"{', ' + habits.describe() if habits else ''}) through vision and the loop"
     )
     print(f"games: {games}")
     print(f"games with every event right: {right}/{games} = {100.0 * right / games:.1f}%")
@@ -68,6 +72,8 @@ def run_video(args: argparse.Namespace) -> int:
           f"{right_unread}/{games} = {100.0 * right_unread / games:.1f}%")
     print(f"false illegal-move announcements: {false_illegal} = {100.0 * false_illegal / games:.2f} per 100 games")
     print(f"missed illegal moves: {missed} of {shown} shown")
+    if habits:
+        print(said_against_line(said_against, games))
     print(
         f"pops the camera could not read: {worked_out} taken from the move after them, "
         f"{passed} passed with no peg moved (value unknown: that game counts as wrong)"
@@ -86,7 +92,7 @@ def run_video(args: argparse.Namespace) -> int:
 
 def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fps: float, clean: bool,
          keep: Path | None = None, kept: Path | None = None, illegal: float = 0.0,
-         answers: bool = False, say_numbers: bool = False) -> Any:
+         habits: Habits | None = None) -> Any:
     from companion.bench.referee import _players
     from companion.live.clips import replay_kept_game, run_game
 
@@ -96,7 +102,7 @@ def _one(seed: int, n_players: int, turns: int | None, size: tuple[int, int], fp
             from companion.errors import UserError
 
             raise UserError(f"{path}: no kept readings for seed {seed} (run with --keep-readings {kept} first)")
-        return replay_kept_game(path, answers=answers, say_numbers=say_numbers)
+        return replay_kept_game(path, habits)
     return run_game(seed, _players(seed, n_players), keep=keep, turns=turns, size=size, fps=fps, clean=clean,
                     illegal=illegal)
 
@@ -110,16 +116,17 @@ def _games(
     wh = (int(size[0]), int(size[1]))
     keep, kept = getattr(args, "keep_readings", None), getattr(args, "from_readings", None)
     illegal = float(getattr(args, "illegal", 0.0) or 0.0)
-    answers = bool(getattr(args, "answers", False))
-    say_numbers = bool(getattr(args, "say_numbers", False))
+    from companion.bench.referee import habits_of
+
+    habits = habits_of(args)
     if jobs == 1:
         for seed in seeds:
-            yield _one(seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal, answers, say_numbers)
+            yield _one(seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal, habits)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(_one, seed, args.players, turns, wh, args.fps, args.clean, keep, kept, illegal,
-                               answers, say_numbers) for seed in seeds]
+                               habits) for seed in seeds]
         for future in futures:
             yield future.result()

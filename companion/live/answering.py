@@ -18,6 +18,12 @@ on each player says every pop's number
 end of the game. That is the referee's promise to a table whose camera is
 too far or too glared to read the die: a number said is the pop, so a wrong
 count on it is still called.
+
+Given *counts* (:func:`counts_of`), the players also count each move aloud
+("one, two, three, ..."), and the listener takes the count's first number
+for a pop correction when it comes in the ten seconds after the pop, as it
+does live (docs/voice.md, session 41): every such "one" reaches the loop.
+:class:`Habits` names what a benchmark's table does.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from companion.live.loop import DIE_BLIND_SAID, Announcement, Loop
 from companion.live.observations import Observation, Spoken
@@ -41,6 +48,14 @@ RECENT_S = 10.0
 #: each number (a player pops, looks, and says it).
 NUMBER_DELAY_S = 1.0
 
+#: Seconds a player takes over each space as they count a move aloud, the
+#: last number said as the peg comes down.
+COUNT_SPACE_S = 0.5
+#: A count's first number is taken for a pop correction only this long after
+#: the pop (``companion.voice.policy.POP_WINDOW_S``, the listener's window for
+#: a bare number): later, the listener ignores it.
+COUNT_HEARD_S = 10.0
+
 _CONFIRM = re.compile(r"^(\w+), was your pop a (\d)\?$")
 _NUMBER = re.compile(r"(\w+), say the number you popped")
 
@@ -56,8 +71,11 @@ class AnsweringTable:
     """
 
     def __init__(self, unread_truth: Sequence[tuple[float, str, int]],
-                 every_pop: Sequence[tuple[float, str, int]] | None = None) -> None:
+                 every_pop: Sequence[tuple[float, str, int]] | None = None,
+                 counts: Sequence[float] = ()) -> None:
         self.unread_truth = sorted(unread_truth)
+        #: When each count aloud's "one" is heard (:func:`counts_of`).
+        self.counts = sorted(counts)
         #: Every pop of the game, whose numbers the players say once asked to
         #: (None: a table that only answers questions).
         self.every_pop = sorted(every_pop) if every_pop is not None else None
@@ -84,6 +102,10 @@ class AnsweringTable:
                 return min(near)[1]
         values = [v for at, c, v in self.unread_truth if c == colour and said.t - RECENT_S <= at <= said.t + 1e-9]
         return values[-1] if values else None
+
+    def unprompted(self) -> list[Spoken]:
+        """What the players say whatever the loop says: each count aloud's "one"."""
+        return [Spoken(t, "pop", {"value": 1}) for t in self.counts]
 
     def hear(self, said: Announcement) -> list[Spoken]:
         """The answer to *said*, if it asks something the players know."""
@@ -125,13 +147,18 @@ class Answers:
         self._pending: list[tuple[float, int, Spoken]] = []
         self._heard = len(loop.said)
         self._order = 0
+        for said in table.unprompted():
+            self._push(said)
+
+    def _push(self, said: Spoken) -> None:
+        self._order += 1
+        heapq.heappush(self._pending, (said.t, self._order, said))
 
     def listen(self) -> None:
         """Hear what the loop has said since last time; queue the answers."""
         for item in self.loop.said[self._heard:]:
             for answer in self.table.hear(item):
-                self._order += 1
-                heapq.heappush(self._pending, (answer.t, self._order, answer))
+                self._push(answer)
         self._heard = len(self.loop.said)
 
     def due(self, t: float) -> list[Spoken]:
@@ -169,3 +196,60 @@ def pops_of(events: Sequence[dict[str, object]], pop_at: Sequence[float]) -> lis
     which pops the camera fails to read is not known beforehand)."""
     pops = [e for e in events if e.get("event") == "pop"]
     return [(t, str(e.get("color", "")), int(str(e.get("value")))) for t, e in zip(pop_at, pops, strict=False)]
+
+
+def counts_of(events: Sequence[dict[str, object]], pop_at: Sequence[float],
+              move_at: Sequence[float]) -> list[float]:
+    """When the listener hears each count aloud's "one" in a game's truth
+    (*events*, with the times of its pops and of its moves): every move along
+    the track (not a peg brought out) counted at :data:`COUNT_SPACE_S` a space
+    to the moment the peg comes down, but not before its pop has settled and
+    been looked at (:data:`NUMBER_DELAY_S`); a count that begins more than
+    :data:`COUNT_HEARD_S` after its pop is not heard as a pop."""
+    out: list[float] = []
+    pops = moves = 0
+    popped = None
+    for e in events:
+        kind = e.get("event")
+        if kind == "pop":
+            popped = pop_at[pops] if pops < len(pop_at) else None
+            pops += 1
+        elif kind == "move":
+            landed = move_at[moves] if moves < len(move_at) else None
+            moves += 1
+            if landed is None or popped is None or e.get("from") == "home":
+                continue
+            one = max(popped + NUMBER_DELAY_S, landed - COUNT_SPACE_S * int(str(e.get("value"))))
+            if one - popped <= COUNT_HEARD_S and one < landed:
+                out.append(one)
+    return out
+
+
+@dataclass(frozen=True)
+class Habits:
+    """What a benchmark's table of players does besides playing: answer the
+    loop's questions, say each number once asked to, count moves aloud."""
+
+    answers: bool = False
+    say_numbers: bool = False
+    count_aloud: bool = False
+
+    def __bool__(self) -> bool:
+        return self.answers or self.say_numbers or self.count_aloud
+
+    def table(self, unread_truth: Sequence[tuple[float, str, int]], events: Sequence[dict[str, object]],
+              pop_at: Sequence[float], move_at: Sequence[float]) -> AnsweringTable | None:
+        """The table for a game whose truth is *events* (its pops the camera
+        could not read: *unread_truth*), or None for players who only play."""
+        if not self:
+            return None
+        every_pop = pops_of(events, pop_at) if self.say_numbers else None
+        counts = counts_of(events, pop_at, move_at) if self.count_aloud else ()
+        return AnsweringTable(unread_truth, every_pop, counts)
+
+    def describe(self) -> str:
+        """The habits, for a benchmark's heading ("" for none)."""
+        said = [text for on, text in ((self.answers, "players answer the referee's questions"),
+                                      (self.say_numbers, "say each number once asked"),
+                                      (self.count_aloud, "count each move aloud")) if on]
+        return ", ".join(said)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.live.answering import Habits
 from companion.live.frames import Frame
 from companion.live.judge import SilentSpeaker, Verdict, judge_loop
 from companion.live.loop import Loop
@@ -212,13 +213,12 @@ def run_game(seed: int, players: Sequence[str], keep: Path | None = None,
     return judge_clip(loop, truth), stats, total - stats.seconds
 
 
-def replay_kept_game(path: Path, answers: bool = False,
-                     say_numbers: bool = False) -> tuple[Verdict, RunStats, float]:
+def replay_kept_game(path: Path, habits: Habits | None = None) -> tuple[Verdict, RunStats, float]:
     """Referee a game kept by :func:`run_game` from its readings alone (the
     loop's and time layer's code as it is now; the reader's as it was then).
-    With *answers*, the players answer the loop's questions about pops the
-    camera could not read (from the kept truth: see :mod:`companion.live.answering`);
-    with *say_numbers* too, they say each number once the loop asks them to.
+    With *habits*, the players answer the loop's questions about pops the
+    camera could not read, say each number once asked, or count their moves
+    aloud, from the kept truth (see :mod:`companion.live.answering`).
     A development tool: the file is a pickle, so only open files you made."""
     from companion.errors import UserError
     from companion.vision.readings import FrameReading
@@ -234,12 +234,13 @@ def replay_kept_game(path: Path, answers: bool = False,
     frames = ((None, _Timed(ft, fps)) for ft in truths)
     kept_readings = [FrameReading(**fields) for fields in readings]
     table = None
-    if answers or say_numbers:
-        from companion.live.answering import AnsweringTable, pops_of
+    if habits:
+        from companion.live.answering import pops_of
 
         whole = truth_of([_Timed(ft, fps) for ft in truths])
-        pops = pops_of(whole.events, whole.pop_at)
-        table = AnsweringTable(pops, every_pop=pops if say_numbers else None)
+        # (every pop: which ones the camera fails to read is not known beforehand)
+        table = habits.table(pops_of(whole.events, whole.pop_at), whole.events, whole.pop_at,
+                             whole.move_at)
     loop, stats, truth = referee_frames(frames, setup, stream=VisionStream(KeptReader(kept_readings)),
                                         answers=table)
     return judge_clip(loop, truth), stats, 0.0

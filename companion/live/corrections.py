@@ -10,6 +10,7 @@ overrules the players. Every correction is recorded with what was said back.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.live import boards
@@ -23,6 +24,8 @@ HELP = (
     "whose turn; where are the pegs; score; repeat; pause; resume; new game; louder; quieter."
 )
 
+#: What follows the camera's view when it contradicts a correction.
+SAY_AGAIN = "Say it again if you are sure."
 #: Commands that change the referee's game (recorded as corrections).
 _CHANGING = ("undo", "pop", "turn", "skip", "peg")
 
@@ -286,35 +289,152 @@ def _same_pop(loop: Loop, cmd: Spoken) -> str | None:
     before it is finished): a confirmation, not a correction. It used to be
     fed as one ("Corrected: Blue's pop was 3. Blue popped 3.", two events in
     the record for nothing), and a number naming the held pop corrected the
-    pop before it. ``None`` when it is not such a number."""
+    pop before it. ``None`` when it is not such a number; ``""`` when the
+    confirmation goes without saying."""
     if cmd.intent != "pop" or loop.unread is not None:
         return None
     value = cmd.value.get("value")
     if loop.held_pops and isinstance(loop.held_pops[-1], PopSettled):
         return f"Yes, I saw the {value}." if value == loop.held_pops[-1].value else None
     if loop.referee.phase == "move" and value == loop.referee.pending_pop:
+        if loop.last_pop_seen == value and not loop.last_pop_doubted:
+            # Read surely and announced moments ago: said again, nothing (a
+            # table saying each number, or counting aloud on a 1, heard
+            # "Red popped 1." then "Yes: Red popped 1." every time)
+            return ""
         return f"Yes: {(loop.referee.player or '').capitalize()} popped {value}."
     return None
 
 
+#: How long a number that may be a count is held for the move it counts
+#: (see :class:`HeldNumber`): a peg counted six spaces at a number every
+#: half second, then the hand lifted and the board read.
+COUNT_HOLD_S = 6.0
+
+
+@dataclass(frozen=True)
+class HeldNumber:
+    """A spoken "one" or "two" (``loop.COUNT_STARTS``) other than the pop the
+    camera read, said while that pop's player moves: a count aloud as likely
+    as a correction. It is held until the move is judged. A move that fits
+    the die shows it was counting, and nothing is said or changed. Until
+    session 49 it was taken at once: against a sure read, answered "I saw a
+    5 on the die. Say it again if you are sure." (urgent, after every count
+    aloud); against a read said with a doubt, applied as the pop, and the
+    move of the number read then called ("Red popped 4, I think." then
+    "That peg moved 4 spaces, but the pop was 1."). A move called, no move
+    within :data:`COUNT_HOLD_S`, or the number said again, and it is a
+    correction after all, taken as before (a sure read answered, a third
+    time overruling it; a doubted one corrected). A move that fits the
+    number said and not the pop, which stood on no sure read, has the
+    number taken (``Loop._held_number_moved``)."""
+
+    cmd: Spoken
+    line: dict[str, Any]
+    #: What the camera saw against it ("I saw a 5 on the die."), or None
+    #: for a read said with a doubt, which the players' word corrects.
+    said: str | None
+    #: ``len(loop.events)`` when it was held: the events after it are the move's.
+    events: int
+    mover: str
+    read: int
+
+
 def _correct(loop: Loop, cmd: Spoken) -> None:
-    yes = _echo(loop, cmd) or _same_pop(loop, cmd)
+    yes = _echo(loop, cmd)
+    if yes is None:
+        yes = _same_pop(loop, cmd)
     if yes is not None:
-        loop.say(yes)
-        _record(loop, cmd, yes)
+        if yes:
+            loop.say(yes)
+        _record(loop, cmd, yes or "the pop the camera read and announced: nothing to say")
         return
     line = _line_for(loop, cmd)
     if line is None:
         loop.say("I did not understand that correction. Say it again, please.")
         return
     said = _contradiction(loop, cmd, line)
-    if said is not None and loop.last_contradiction != line:
-        loop.last_contradiction = line
-        loop.say(said + " Say it again if you are sure.", urgent=True)
+    held, loop.held_number = loop.held_number, None
+    again = held is not None and held.line == line  # no count says a number twice: taken now
+    if held is not None and not again:
+        _record(loop, held.cmd, "not taken: another correction followed it")
+    if not again and (said is None or not _said_again(loop, line)) and _may_be_counting(loop, cmd):
+        loop.held_number = HeldNumber(cmd, line, said, len(loop.events),
+                                      loop.referee.player or "", int(loop.referee.pending_pop or 0))
+        return
+    _take(loop, cmd, line, said)
+
+
+def _take(loop: Loop, cmd: Spoken, line: dict[str, Any], said: str | None) -> None:
+    """Take the correction *cmd*: answered with what the camera saw against
+    it (*said*) the first time, applied otherwise."""
+    if said is not None and not _said_again(loop, line):
+        loop.last_contradiction = (line, len(loop.events))
+        loop.contradictions += 1
+        loop.say(f"{said} {SAY_AGAIN}", urgent=True)
         _record(loop, cmd, said)
         return
     loop.last_contradiction = None
     _apply(loop, cmd, "Overruling the camera." if said else "")
+
+
+def _said_again(loop: Loop, line: dict[str, Any]) -> bool:
+    """*line* was the last correction answered with what the camera saw,
+    and nothing has happened in the game since: said again, it overrules
+    the camera. (Until session 49 any later correction alike did: a table
+    counting aloud had the "one" of its next count taken as the first
+    "one" said again, over the next pop read, and that move called.)"""
+    last = loop.last_contradiction
+    return last is not None and last == (line, len(loop.events))
+
+
+def _may_be_counting(loop: Loop, cmd: Spoken) -> bool:
+    """*cmd* may be a count aloud: a ``COUNT_STARTS`` number said while a
+    pop of another number is being moved (read by the camera, said, or
+    worked out)."""
+    from companion.live.loop import COUNT_STARTS
+
+    pending = loop.referee.pending_pop
+    value = cmd.value.get("value")
+    return (cmd.intent == "pop" and value in COUNT_STARTS and loop.referee.phase == "move"
+            and not loop.held_pops and pending is not None and pending != value)
+
+
+def settle_held_number(loop: Loop) -> None:
+    """Drop or take the :class:`HeldNumber`, once the move it may count is
+    judged or :data:`COUNT_HOLD_S` has passed."""
+    held = loop.held_number
+    if held is None:
+        return
+    judged = next((e for _t, e in loop.events[held.events:]
+                   if e.get("event") in ("move", "illegal", "no-move")), None)
+    if judged is None and loop.t - held.cmd.t < COUNT_HOLD_S:
+        return
+    loop.held_number = None
+    if judged is not None and judged.get("event") == "move" and judged.get("color") == held.mover:
+        why = ("the move shows the pop was" if judged.get("value") == held.cmd.value.get("value")
+               else "the move that followed fits the pop of") + f" {judged.get('value')}"
+        _record(loop, held.cmd, f"not taken: {why} (a count aloud, or settled by the move)")
+    elif judged is None and not (loop.referee.phase == "move" and loop.referee.pending_pop == held.read):
+        _record(loop, held.cmd, "not taken: the game moved on")
+    elif judged is not None and held.said is None:
+        _record(loop, held.cmd, "not taken: the move was judged on the pop as it stood")
+    else:
+        _take(loop, held.cmd, held.line, held.said)
+
+
+def take_held_number(loop: Loop) -> None:
+    """Take the :class:`HeldNumber` as the pop being moved, now: the board
+    shows a move for it, and the pop stood on no sure read
+    (``Loop._held_number_moved``)."""
+    held, loop.held_number = loop.held_number, None
+    if held is None:
+        return
+    before = loop.referee.state
+    events = loop.feed(held.line, origin="voice")
+    loop.voice_changed_game(held.cmd.intent, held.line, before)
+    outcome = " ".join(str(e.get("text", "")) for e in events).strip()
+    _record(loop, held.cmd, f"taken when the move showed it: {outcome}" if outcome else "no change")
 
 
 def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:

@@ -46,6 +46,10 @@ class Verdict:
     right_but_unread: bool = False
     #: The first difference that is not such a pop (None: there is none).
     unread_difference: str | None = None
+    #: Numbers heard that the loop answered with what the camera saw ("I saw
+    #: a 5 on the die. Say it again if you are sure."): with players who
+    #: count aloud, each is a count taken for a correction and answered.
+    said_against: int = 0
 
 
 def judge(
@@ -165,6 +169,7 @@ class JudgedLoop(Protocol):
     events: list[tuple[float, dict[str, Any]]]
     worked_out: list[int]
     unread_passed: int
+    contradictions: int
 
 
 def judge_loop(
@@ -190,7 +195,7 @@ def judge_loop(
         illegal_stood=illegal_stood,
         hold_s=hold_s,
     )
-    return replace(verdict, unread_passed=loop.unread_passed)
+    return replace(verdict, unread_passed=loop.unread_passed, said_against=loop.contradictions)
 
 
 class SilentSpeaker:

@@ -37,7 +37,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.live import boards
 from companion.live.catch_up import (
@@ -90,6 +90,9 @@ from companion.rules import (
 from companion.rules import apply as apply_move
 from companion.rules import pop as rules_pop
 from companion.rules.board import COLORS, HOME
+
+if TYPE_CHECKING:
+    from companion.live.corrections import HeldNumber
 
 #: The camera is taken as blind to the die (see ``Loop._die_blind``) when at
 #: least ``DIE_BLIND_SHARE`` of the last ``DIE_BLIND_OF`` pops (and at least
@@ -230,6 +233,15 @@ NO_READ_BELOW = 0.6
 #: The confidence of a number said for an unread pop before its move was
 #: seen (``Loop.voice_changed_game``): a weak read, as a late one.
 SPOKEN_POP_CONFIDENCE = LATE_READ_CONFIDENCE
+#: Numbers a count aloud begins with, as the listener hears it: families
+#: count the spaces as a peg moves ("one, two, three, ..."), often in the
+#: seconds after a pop when a bare number is taken as a correction of it,
+#: and the count's first number is acted on (12 of 12 real counts with a
+#: quarter second or more between numbers, docs/voice.md, session 41), or
+#: its second when the first was lost. Said before its move, such a number
+#: is never taken as surely as another (``corrections.HeldNumber``,
+#: ``Loop.voice_changed_game``).
+COUNT_STARTS = frozenset({1, 2})
 #: Seconds within which a pop after an unread one more likely follows a
 #: cocked die's tap than the next player's pop (``Loop._unread_no_pop``).
 #: Session 29, 48 fresh whole rendered games at 640x480: of the unread
@@ -614,6 +626,9 @@ class Loop:
         #: asks (the live listener: a bare number or yes/no is then heard).
         self.on_expect: Callable[[str], None] | None = None
         self.said: list[Announcement] = []
+        #: Corrections answered with what the camera saw against them ("I saw
+        #: a 5 on the die. Say it again if you are sure."), this run.
+        self.contradictions = 0
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.stage = "idle"  # idle, opening, check, game, over
         #: When the loop began looking for the opening position (its first
@@ -788,7 +803,13 @@ class Loop:
         self.cocked_said = False
         self.timers = _Timers()
         self.places: list[str] = []
-        self.last_contradiction: dict[str, Any] | None = None
+        #: The last correction answered with what the camera saw, and
+        #: ``len(events)`` then: said again before anything else happens in
+        #: the game, it overrules the camera (``corrections._take``).
+        self.last_contradiction: tuple[dict[str, Any], int] | None = None
+        #: A spoken number other than the pop read, perhaps a count aloud,
+        #: waiting for the move (see ``corrections.HeldNumber``).
+        self.held_number: HeldNumber | None = None
         self.last_pop_seen: int | None = None  # the die's last settled value, as seen
         #: That value was doubted (read under ``PHANTOM_READ``, or read late)
         #: and said with a doubt: the players' word for it is not contradicted.
@@ -1234,6 +1255,9 @@ class Loop:
         if self._legal_on(self.referee.state, whole):
             self._feed_board(whole, miss)
             return
+        if self._held_number_moved(whole):
+            self._feed_board(whole, miss)
+            return
         if self.before_move is not None and self._legal_on(self.before_move, whole):
             # The player let go, then changed their mind before anyone popped:
             # the final position counts.
@@ -1350,6 +1374,24 @@ class Loop:
             # number answered the loop's question).
             return
         self._feed({"board": whole}, origin="camera")
+
+    def _held_number_moved(self, whole: boards.Board) -> bool:
+        """A number said during this move and held as a possible count
+        aloud (``corrections.HeldNumber``), against a pop that stood on no
+        sure read (one read with a doubt, said, or worked out), and *whole*
+        is a legal move for it and not for that pop: the player's word and
+        the board agree, so the number is taken (the move is then legal).
+        A table counting aloud had its "one" taken at once for the pop its
+        player had just said, and the move of 4 called (session 49)."""
+        held, state = self.held_number, self.referee.state
+        if held is None or held.said is not None or state is None or state.phase is not Phase.MOVE:
+            return False
+        if not self._legal_on(state._replace(pop=int(held.cmd.value["value"])), whole):
+            return False
+        from companion.live.corrections import take_held_number
+
+        take_held_number(self)
+        return self._legal_on(self.referee.state, whole)
 
     def _transit_hold(self, whole: boards.Board, expected: boards.Board) -> float:
         """How long *whole*, a board no move explains, must stay before it is
@@ -2326,8 +2368,8 @@ class Loop:
     def _weak_read_misread(self, whole: boards.Board) -> bool:
         """The pop being moved (or the last pop, if no peg could use it and
         nothing has happened since) was read under ``WEAK_READ`` and *whole*
-        is one legal move of its player for another value, nothing else
-        changed: the die was more likely misread than the peg miscounted. The pop is taken
+        is one legal move of its player for another value (with the peg it
+        bumps, if any): the die was more likely misread than the peg miscounted. The pop is taken
         back and treated as one the camera could not read: the move tells its
         value, said aloud and asked back ("Red, was your pop a 3?"), and a
         "no" with the number has the move called. (Fresh whole rendered games
@@ -2349,8 +2391,12 @@ class Loop:
         if self.held_pops:
             misread = self._weak_read_with_held(pop, before, whole)
         else:
-            misread = boards.same_but(whole, self.referee.position, mover) and _read_weakly(
-                pop, [v for v in self._pops_explaining(whole, before) if v != pop.value])
+            # (one legal move of the mover from before the pop, for another
+            # value: a peg it bumps is part of it. Until session 49 nothing
+            # but the mover's pegs could change, and a move that bumped was
+            # called: a table counting aloud, Yellow's move of 2 onto Red's
+            # peg, "That peg moved 2 spaces, but the pop was 1.")
+            misread = _read_weakly(pop, [v for v in self._pops_explaining(whole, before) if v != pop.value])
         if not misread:
             return False
         self.pop_fed = None
@@ -4015,22 +4061,35 @@ class Loop:
                 doubt.correct_last_pop(int(line["value"]))
         if intent in ("turn", "peg", "undo"):
             self.lost = None  # the players have set the game right themselves
-        if self.unread is None:
-            return
         said_pop = intent == "pop" and line is not None and "pop" in line
+        if self.unread is None:
+            if (said_pop and line is not None and before is not None and not self.held_pops
+                    and int(line["pop"]) in COUNT_STARTS):
+                # A count's first number for a pop the camera never saw (a
+                # cocked die tapped out of view): weak, as for an unread pop
+                # below, not the pop. A table counting aloud had Blue's
+                # unseen 5 taken for a 1 and the move of 5 called (session
+                # 49, ``bench referee --count-aloud``, fresh game 1012).
+                self.pop_fed = (PopSettled(self.t, int(line["pop"]), confidence=SPOKEN_POP_CONFIDENCE),
+                                before)
+            return
         if said_pop and not self.held_pops:
             self.pop_said_at = self.pop_seen_at  # the unread pop, numbered aloud
             if (line is not None and before is not None and not self.unread.denied
-                    and not self.unread.moved and not self._die_blind()):
+                    and not self.unread.moved
+                    and (not self._die_blind() or int(line["pop"]) in COUNT_STARTS)):
                 # Numbered before any move was seen, and not as the answer to a
-                # question about that move, nor with the players saying every
-                # number because the die cannot be read: a number heard then
-                # may be the mover counting the spaces aloud ("one, two,
-                # three, ..."), whose "one" is taken for the pop
-                # (docs/voice.md, session 41). It stands as a weak read of the
-                # die does: a move that fits another value, and not it, is
-                # taken for that value and asked back ("Blue, was your pop a
-                # 5?"), not called at once.
+                # question about that move: a number heard then may be the
+                # mover counting the spaces aloud ("one, two, three, ..."),
+                # whose "one" is taken for the pop (docs/voice.md, session
+                # 41). It stands as a weak read of the die does: a move that
+                # fits another value, and not it, is taken for that value and
+                # asked back ("Blue, was your pop a 5?"), not called at once;
+                # a "yes" has it called. With the players saying every number
+                # because the die cannot be read, only a count's first numbers
+                # (``COUNT_STARTS``) are weak: a table counting aloud had its
+                # "one" taken for the pop and the move of 2 called (session
+                # 49, ``bench referee --count-aloud``).
                 self.pop_fed = (PopSettled(self.t, int(line["pop"]), confidence=SPOKEN_POP_CONFIDENCE),
                                 before)
         elif said_pop and line is not None and not self.unread.denied:
@@ -4056,6 +4115,9 @@ class Loop:
     # -- reminders -------------------------------------------------------------
 
     def _timers(self) -> None:
+        from companion.live.corrections import settle_held_number
+
+        settle_held_number(self)
         t = self.t
         tm = self.timers
         if self.transit is not None and not self.board_unsettled and t - self.transit[1] >= self.transit[2] - 1e-9:

@@ -141,11 +141,12 @@ def test_players_who_answer_let_wrong_counts_on_unread_pops_be_called() -> None:
     # guess with a peg it brought out onto its Start seen in its Home, see
     # Loop._doubt_explains).
     from companion.bench.referee import _players, _truth_game
+    from companion.live.answering import Habits
 
     missed = {False: 0, True: 0}
     for answers in (False, True):
         for seed in range(8, 12):
-            verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, 0.1, None, answers, 4.0)
+            verdict, *_ = _truth_game(seed, _players(seed, 0), 0.25, 0.1, None, Habits(answers=answers), 4.0)
             assert verdict.false_illegal == 0
             missed[answers] += verdict.missed_illegal
     assert missed[False] == 11
@@ -190,6 +191,45 @@ def test_a_table_asked_to_say_each_number_says_every_later_pop() -> None:
     assert [(s.t, s.intent, s.value) for s in numbers] == [
         (14.0 + NUMBER_DELAY_S, "pop", {"value": 2}), (18.0 + NUMBER_DELAY_S, "pop", {"value": 3})]
     assert table.hear(Announcement(20.0, DIE_BLIND_SAID)) == []  # said already
+
+
+def test_a_table_that_counts_aloud_says_one_as_each_move_along_the_track_is_counted() -> None:
+    # Each move along the track is counted at COUNT_SPACE_S a space to the
+    # moment the peg comes down; its "one" reaches the loop as a pop
+    # correction (the listener takes a bare number so, in the 10 s after a
+    # pop), but not before its pop has settled and been looked at. A peg
+    # brought out is not counted, nor a count begun too late to be heard.
+    from companion.live.answering import (
+        COUNT_HEARD_S,
+        COUNT_SPACE_S,
+        NUMBER_DELAY_S,
+        AnsweringTable,
+        Answers,
+        Habits,
+        counts_of,
+    )
+    from companion.voice.policy import POP_WINDOW_S
+
+    assert COUNT_HEARD_S == POP_WINDOW_S
+    events = [{"event": "pop", "color": "red", "value": 6},
+              {"event": "move", "color": "red", "value": 6, "from": "home", "to": "red:start"},
+              {"event": "pop", "color": "red", "value": 4},
+              {"event": "move", "color": "red", "value": 4, "from": "track:1", "to": "track:5"},
+              {"event": "pop", "color": "blue", "value": 5},
+              {"event": "move", "color": "blue", "value": 5, "from": "track:10", "to": "track:15"},
+              {"event": "pop", "color": "red", "value": 3},
+              {"event": "move", "color": "red", "value": 3, "from": "track:5", "to": "track:8"}]
+    pop_at, move_at = [1.0, 4.0, 10.0, 20.0], [3.0, 8.0, 12.0, 32.0]
+    assert counts_of(events, pop_at, move_at) == [
+        8.0 - 4 * COUNT_SPACE_S,  # counted to the moment the peg came down
+        10.0 + NUMBER_DELAY_S]  # a quick move: not before the pop was looked at
+    # (the last count begins 10.5 s after its pop, past the listener's window)
+    assert Habits().table([], events, pop_at, move_at) is None
+    table = Habits(count_aloud=True).table([], events, pop_at, move_at)
+    assert table is not None and table.counts == [6.0, 11.0]
+    loop, _, _ = started()
+    answers = Answers(loop, AnsweringTable([], counts=[6.0]))
+    assert answers.due(5.9) == [] and answers.due(6.0) == [Spoken(6.0, "pop", {"value": 1})]
 
 
 def test_a_board_judged_again_after_a_voice_change_is_not_called_twice() -> None:

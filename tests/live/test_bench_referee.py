@@ -73,9 +73,18 @@ def test_kept_readings_replay_to_the_same_verdicts_without_rendering(
     # The players who say each number once asked (and answer questions) play
     # from the same kept truth; a rendering needs the kept games for it.
     assert cli.main([*args, "--from-readings", str(tmp_path), "--say-numbers"]) == 0
-    assert "players answer the referee and say each number once asked" in capsys.readouterr().out
+    assert ("players answer the referee's questions, say each number once asked"
+            in capsys.readouterr().out)
     assert cli.main([*args, "--say-numbers"]) == 2
     assert "needs --from-readings" in capsys.readouterr().err
+    # so do players who count their moves aloud
+    assert cli.main([*args, "--from-readings", str(tmp_path), "--count-aloud"]) == 0
+    assert ("players answer the referee's questions, count each move aloud"
+            in capsys.readouterr().out)
+    assert cli.main([*args, "--count-aloud"]) == 2
+    assert "needs --from-readings" in capsys.readouterr().err
+    assert cli.main(["bench", "referee", "--games", "1", "--count-aloud"]) == 2
+    assert "--count-aloud is for rendered games" in capsys.readouterr().err
 
 
 def test_missing_or_broken_kept_readings_are_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -1,0 +1,269 @@
+"""A number said while a pop the camera read is moved: a count aloud or a correction.
+
+Families count the spaces aloud as a peg moves ("one, two, three, ..."),
+and the listener takes the count's first number for a correction of the pop
+(docs/voice.md, session 41). Against a pop the camera read surely, the
+referee used to answer it at once, urgently: "I saw a 5 on the die. Say it
+again if you are sure." -- after every count aloud. Since session 49 a "one"
+or a "two" said while the pop is moved waits for the move: one that fits
+the die shows it was counting, and nothing is said.
+"""
+
+from __future__ import annotations
+
+from test_live_loop import AT_ONCE, HOME4, ListSpeaker, board, events_after, kinds, said, started
+
+from companion.live.corrections import COUNT_HOLD_S
+from companion.live.loop import PHANTOM_READ, Loop
+from companion.live.observations import BoardStable, PopSettled, PopUnread, Spoken, Tick
+from companion.referee import Referee
+
+SAW_5 = "I saw a 5 on the die. Say it again if you are sure."
+
+
+def _blue_pops_5() -> tuple:  # type: ignore[type-arg]
+    """Red's 4 lost (no peg out); Blue, with a peg on space 10, pops 5 (read surely)."""
+    loop, speaker, recorder = started()
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(PopSettled(9.0, 5))
+    return loop, speaker, recorder
+
+
+def test_a_count_aloud_over_a_move_that_fits_the_die_is_not_answered() -> None:
+    loop, speaker, recorder = _blue_pops_5()
+    n, lines = len(loop.events), len(speaker.lines)
+    loop.handle(Spoken(9.8, "pop", {"value": 1}))  # "one, two, three, four, five"
+    assert len(speaker.lines) == lines  # held, not answered
+    loop.handle(BoardStable(12.5, board(blue=["track:15", "home", "home", "home"])))
+    loop.handle(Tick(9.8 + COUNT_HOLD_S + 1.0))
+    assert SAW_5 not in said(speaker)
+    assert events_after(loop, n) == [("move", 5), ("turn", None)]
+    assert loop.held_number is None
+    # the record keeps what was heard, and why it was not answered
+    command, outcome = recorder.corrections[-1]
+    assert command == {"intent": "pop", "value": 1} and "count aloud" in outcome
+
+
+def test_a_count_that_begins_at_two_is_held_too() -> None:
+    loop, speaker, _ = _blue_pops_5()
+    loop.handle(Spoken(9.8, "pop", {"value": 2}))
+    loop.handle(BoardStable(12.5, board(blue=["track:15", "home", "home", "home"])))
+    assert SAW_5 not in said(speaker)
+
+
+def test_a_move_that_fits_the_number_said_is_called_and_the_camera_answered() -> None:
+    # Blue says "one" and moves one space: a correction after all (or a
+    # misread die): the wrong count is called, then the camera's view is
+    # said, and "one" said again overrules it, as before the hold.
+    loop, speaker, _ = _blue_pops_5()
+    n = len(loop.events)
+    loop.handle(Spoken(9.8, "pop", {"value": 1}))
+    loop.handle(BoardStable(12.5, board(blue=["track:11", "home", "home", "home"])))
+    assert said(speaker)[-2:] == ["That peg moved 1 space, but the pop was 5.", SAW_5]
+    loop.handle(Spoken(13.5, "pop", {"value": 1}))
+    assert "Overruling the camera." in said(speaker)
+    assert events_after(loop, n) == [("illegal", None), ("correct", 1), ("pop", 1), ("move", 1),
+                                     ("turn", None)]
+
+
+def test_no_move_within_the_hold_and_the_camera_is_answered() -> None:
+    loop, speaker, _ = _blue_pops_5()
+    loop.handle(Spoken(9.8, "pop", {"value": 1}))
+    loop.handle(Tick(9.8 + COUNT_HOLD_S - 0.5))
+    assert SAW_5 not in said(speaker)
+    loop.handle(Tick(9.8 + COUNT_HOLD_S))
+    assert said(speaker)[-1] == SAW_5
+    assert loop.referee.pending_pop == 5  # nothing changed yet
+
+
+def test_the_number_said_again_while_held_is_answered_at_once_then_overrules() -> None:
+    loop, speaker, _ = _blue_pops_5()
+    loop.handle(Spoken(9.8, "pop", {"value": 1}))
+    loop.handle(Spoken(10.6, "pop", {"value": 1}))  # no count says a number twice
+    assert said(speaker)[-1] == SAW_5 and loop.referee.pending_pop == 5
+    loop.handle(Spoken(11.4, "pop", {"value": 1}))
+    assert "Overruling the camera." in said(speaker) and loop.referee.pending_pop == 1
+
+
+def test_other_numbers_against_the_die_are_answered_at_once() -> None:
+    # "three" begins no count: a correction, answered as it always was
+    loop, speaker, _ = _blue_pops_5()
+    loop.handle(Spoken(9.8, "pop", {"value": 3}))
+    assert said(speaker)[-1] == SAW_5
+    assert loop.held_number is None
+
+
+# ---- against a read said with a doubt ("Red popped 4, I think.") -----------
+
+RED_OUT = board(red=["track:1", "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+
+
+def _red_pops_4_doubted() -> tuple:  # type: ignore[type-arg]
+    """Red's 6 brings a peg out onto its Start; Red pops again, 4, read with a doubt."""
+    loop, speaker, recorder = started()
+    for obs in [PopSettled(8.0, 6), BoardStable(9.0, RED_OUT),
+                PopSettled(10.0, 4, confidence=PHANTOM_READ - 0.16)]:
+        loop.handle(obs)
+    assert said(speaker)[-1] == "Red popped 4, I think."
+    return loop, speaker, recorder
+
+
+def _red_on(place: str) -> dict[str, list[str]]:
+    return board(red=[place, "home", "home", "home"], blue=["track:10", "home", "home", "home"])
+
+
+def test_a_count_aloud_over_a_doubted_read_is_not_taken_for_the_pop() -> None:
+    # Before session 49: "Corrected: Red's pop was 1.", then Red's move of
+    # 4 called "That peg moved 4 spaces, but the pop was 1." -- a false call
+    loop, speaker, _ = _red_pops_4_doubted()
+    n = len(loop.events)
+    loop.handle(Spoken(10.8, "pop", {"value": 1}))
+    loop.handle(BoardStable(13.0, _red_on("track:5")))
+    loop.handle(Tick(10.8 + COUNT_HOLD_S + 1.0))
+    assert events_after(loop, n) == [("move", 4), ("turn", None)]
+    assert not any("Corrected" in line or "but the pop was" in line for line in said(speaker))
+
+
+def test_a_doubted_read_the_move_and_the_number_said_both_deny_is_taken_back() -> None:
+    # Red says "one" and moves one space: the read under doubt gives way to the move
+    loop, speaker, _ = _red_pops_4_doubted()
+    n = len(loop.events)
+    loop.handle(Spoken(10.8, "pop", {"value": 1}))
+    loop.handle(BoardStable(13.0, _red_on("track:2")))
+    assert "illegal" not in [kind for kind, _ in events_after(loop, n)]
+    assert ("move", 1) in events_after(loop, n) and loop.referee.player == "blue"
+
+
+def test_a_number_said_against_a_doubted_read_with_no_move_is_taken_after_the_hold() -> None:
+    loop, speaker, _ = _red_pops_4_doubted()
+    loop.handle(Spoken(10.8, "pop", {"value": 1}))
+    assert loop.referee.pending_pop == 4
+    loop.handle(Tick(10.8 + COUNT_HOLD_S))
+    assert "Corrected: Red's pop was 1." in said(speaker) and loop.referee.pending_pop == 1
+
+
+def test_a_number_said_twice_against_a_doubted_read_is_taken_at_once() -> None:
+    loop, speaker, _ = _red_pops_4_doubted()
+    loop.handle(Spoken(10.8, "pop", {"value": 2}))
+    loop.handle(Spoken(11.6, "pop", {"value": 2}))
+    assert "Corrected: Red's pop was 2." in said(speaker) and loop.referee.pending_pop == 2
+
+
+# ---- with the die unreadable, the players asked to say each number -----------
+
+
+def test_with_the_die_unreadable_a_count_aloud_is_asked_about_not_called() -> None:
+    # A number said is the pop then ("Say each number as you pop it"), so a
+    # wrong count on it is called -- but a count's "one", said by a table
+    # that counts aloud instead, had Blue's move of 2 called (session 49,
+    # ``bench referee --count-aloud``). A "one" or "two" said before the
+    # move stands as a weak read: the move of 2 is taken for a 2 and asked
+    # back ("Blue, was your pop a 2?"): nothing is called on a count.
+    from test_unread_pops import _blind_die_loop
+
+    loop, speaker, red, blue, t = _blind_die_loop()
+    loop.handle(PopUnread(t))  # Blue's pop, a 2, unread as ever
+    loop.handle(Spoken(t + 0.5, "pop", {"value": 1}))  # "one, two"
+    loop.handle(BoardStable(t + 1.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue}", *HOME4[:3]]}))
+    n = len(loop.events)
+    loop.handle(BoardStable(t + 2.0, {"red": [f"track:{red}", *HOME4[:3]], "blue": [f"track:{blue + 2}", *HOME4[:3]]}))
+    loop.handle(Tick(t + 3.0))
+    assert "illegal" not in [kind for kind, _ in events_after(loop, n)]
+    assert "That move means Blue popped a 2." in said(speaker)
+    assert "Blue, was your pop a 2?" in said(speaker)
+    # Had Blue popped the 1 and miscounted: "no", and the number asked for
+    # said again, and the wrong count is called
+    loop.handle(Spoken(t + 4.0, "no"))
+    loop.handle(Tick(t + 5.0))
+    assert said(speaker)[-1] == "Then Blue, say the number you popped."
+    loop.handle(Spoken(t + 5.5, "pop", {"value": 1}))
+    loop.handle(Tick(t + 7.0))
+    assert kinds(loop)[-1] == "illegal"
+    assert said(speaker)[-1] == "That peg moved 2 spaces, but the pop was 1."
+
+
+def test_a_number_said_again_for_a_later_pop_is_not_the_first_said_again() -> None:
+    # "three" against Blue's 5 is answered; Blue moves the 5. Against Blue's
+    # next pop, a 6, "three" is a new correction, answered again -- it used
+    # to be taken for the first said again and overrule the camera (a table
+    # counting aloud: every other count's "one" did, and the move was called).
+    loop, speaker, _ = _blue_pops_5()
+    loop.handle(Spoken(10.0, "pop", {"value": 3}))
+    assert said(speaker)[-1] == SAW_5
+    loop.handle(BoardStable(12.0, board(blue=["track:15", "home", "home", "home"])))
+    loop.handle(PopSettled(13.0, 4))  # Red's 4, lost
+    loop.handle(PopSettled(14.0, 6))  # Blue's 6
+    loop.handle(Spoken(15.0, "pop", {"value": 3}))
+    assert said(speaker)[-1] == "I saw a 6 on the die. Say it again if you are sure."
+    assert loop.referee.pending_pop == 6 and "Overruling the camera." not in said(speaker)
+
+
+def test_a_count_aloud_for_a_pop_the_camera_never_saw_is_asked_about_not_called() -> None:
+    # Blue's pop is never seen (tapped out of view); Blue counts "one, ..."
+    # as the peg moves 5: the "one" names the pop, weakly, and the move of
+    # 5 is taken for a 5 and asked back, not called (fresh game 1012 with
+    # a table counting aloud, session 49: "That peg moved 5 spaces, but the
+    # pop was 1.").
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red's 4, lost
+    n = len(loop.events)
+    loop.handle(Spoken(10.0, "pop", {"value": 1}))
+    loop.handle(BoardStable(12.5, board(blue=["track:15", "home", "home", "home"])))
+    loop.handle(Tick(15.0))
+    assert events_after(loop, n) == [("pop", 1), ("undo", None), ("pop", 5), ("move", 5), ("turn", None)]
+    assert said(speaker)[-2:] == ["Blue, was your pop a 5?", "Red's turn."]
+
+
+def test_a_doubted_read_the_move_denies_is_taken_back_when_the_move_bumps() -> None:
+    # Red's 4 read with a doubt; Red moves 5, onto Blue's peg, which goes
+    # Home: one legal move for a 5, so the read gives way to the move and is
+    # asked back, as for a move that bumps nothing (until session 49 only
+    # the mover's pegs could change, and this was called "That peg moved 5
+    # spaces, but the pop was 4"; a table counting aloud met it twice).
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    pegs = {"red": ["track:5", *HOME4[:3]], "blue": ["track:10", *HOME4[:3]]}
+    loop.start([["red"], ["blue"]], None, "red", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopSettled(2.0, 4, confidence=PHANTOM_READ - 0.16))
+    n = len(loop.events)
+    loop.handle(BoardStable(4.0, {"red": ["track:10", *HOME4[:3]], "blue": HOME4}))
+    loop.handle(Tick(5.0))
+    assert [kind for kind, _ in events_after(loop, n)] == ["undo", "pop", "move", "bump", "turn"]
+    assert "That move means Red popped a 5." in said(speaker) and "Red, was your pop a 5?" in said(speaker)
+
+
+def _blue_says_5_for_an_unread_pop() -> tuple:  # type: ignore[type-arg]
+    loop, speaker, recorder = started()
+    loop.handle(PopSettled(8.0, 4))  # Red's 4, lost
+    loop.handle(PopUnread(9.0))
+    loop.handle(Tick(11.0))
+    assert said(speaker)[-1] == "I could not read Blue's pop."
+    loop.handle(Spoken(11.5, "pop", {"value": 5}))
+    assert loop.referee.phase == "move" and loop.referee.pending_pop == 5
+    return loop, speaker, recorder
+
+
+def test_a_count_aloud_over_the_number_its_player_said_is_not_taken_for_it() -> None:
+    # The pop the player has just said is the pop being moved: the count's
+    # "one" used to correct it at once, and the move of 5 was called "That
+    # peg moved 5 spaces, but the pop was 1." (``--illegal`` game 22 at
+    # 1280x720 with a table counting aloud, session 49).
+    loop, speaker, _ = _blue_says_5_for_an_unread_pop()
+    n = len(loop.events)
+    loop.handle(Spoken(12.5, "pop", {"value": 1}))
+    loop.handle(BoardStable(14.0, board(blue=["track:15", "home", "home", "home"])))
+    assert events_after(loop, n) == [("move", 5), ("turn", None)]
+    assert not any("Corrected" in line for line in said(speaker))
+
+
+def test_a_number_said_over_a_pop_on_no_sure_read_that_the_move_fits_is_taken() -> None:
+    # Blue said 5, then "one" -- a correction after all: Blue moves one
+    # space. The number and the board agree: taken, and the move is legal.
+    loop, speaker, recorder = _blue_says_5_for_an_unread_pop()
+    n = len(loop.events)
+    loop.handle(Spoken(12.5, "pop", {"value": 1}))
+    loop.handle(BoardStable(14.0, board(blue=["track:11", "home", "home", "home"])))
+    assert events_after(loop, n) == [("correct", 1), ("pop", 1), ("move", 1), ("turn", None)]
+    assert "illegal" not in kinds(loop)
+    assert recorder.corrections[-1][1].startswith("taken when the move showed it")
