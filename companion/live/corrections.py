@@ -314,10 +314,11 @@ COUNT_HOLD_S = 6.0
 
 @dataclass(frozen=True)
 class HeldNumber:
-    """A spoken "one" or "two" (``loop.COUNT_STARTS``) other than the pop the
-    camera read, said while that pop's player moves: a count aloud as likely
-    as a correction. It is held until the move is judged. A move that fits
-    the die shows it was counting, and nothing is said or changed. Until
+    """A spoken "one" or "two" (``loop.COUNT_STARTS``) other than the pop
+    being moved (read by the camera, said or worked out), said while its
+    player moves: a count aloud as likely as a correction. It is held until
+    the move is judged. A move that fits the pop shows it was counting, and
+    nothing is said or changed. Until
     session 49 it was taken at once: against a sure read, answered "I saw a
     5 on the die. Say it again if you are sure." (urgent, after every count
     aloud); against a read said with a doubt, applied as the pop, and the
@@ -332,7 +333,8 @@ class HeldNumber:
     cmd: Spoken
     line: dict[str, Any]
     #: What the camera saw against it ("I saw a 5 on the die."), or None
-    #: for a read said with a doubt, which the players' word corrects.
+    #: for a pop on no sure read (read with a doubt, said, worked out),
+    #: which the players' word corrects.
     said: str | None
     #: ``len(loop.events)`` when it was held: the events after it are the move's.
     events: int
