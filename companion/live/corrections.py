@@ -340,6 +340,9 @@ class HeldNumber:
     events: int
     mover: str
     read: int
+    #: The pop it may count is held behind the move before it (seen, not
+    #: yet fed): its move is the one after that pop is fed.
+    pop_held: bool = False
 
 
 def _correct(loop: Loop, cmd: Spoken) -> None:
@@ -360,9 +363,15 @@ def _correct(loop: Loop, cmd: Spoken) -> None:
     again = held is not None and held.line == line  # no count says a number twice: taken now
     if held is not None and not again:
         _record(loop, held.cmd, "not taken: another correction followed it")
-    if not again and (said is None or not _said_again(loop, line)) and _may_be_counting(loop, cmd):
-        loop.held_number = HeldNumber(cmd, line, said, len(loop.events),
-                                      loop.referee.player or "", int(loop.referee.pending_pop or 0))
+    if (not again and (said is None or not _said_again(loop, line)) and _may_be_counting(loop, cmd)
+            and (said is not None or not loop.held_pops)):
+        # (with pops held, only a number the camera contradicts: one it
+        # cannot is often a pop of its own, said by a player whose pop the
+        # camera missed -- the truth games' seeds 868 and 1282)
+        held_pop = loop.held_pops[-1] if loop.held_pops else None
+        read = held_pop.value if isinstance(held_pop, PopSettled) else int(loop.referee.pending_pop or 0)
+        loop.held_number = HeldNumber(cmd, line, said, len(loop.events), loop.referee.player or "", read,
+                                      pop_held=held_pop is not None)
         return
     _take(loop, cmd, line, said)
 
@@ -393,13 +402,22 @@ def _said_again(loop: Loop, line: dict[str, Any]) -> bool:
 def _may_be_counting(loop: Loop, cmd: Spoken) -> bool:
     """*cmd* may be a count aloud: a ``COUNT_STARTS`` number said while a
     pop of another number is being moved (read by the camera, said, or
-    worked out)."""
-    from companion.live.loop import COUNT_STARTS
+    worked out), or while the next pop, read surely, waits for the move
+    before it."""
+    from companion.live.loop import COUNT_STARTS, PHANTOM_READ
 
-    pending = loop.referee.pending_pop
     value = cmd.value.get("value")
-    return (cmd.intent == "pop" and value in COUNT_STARTS and loop.referee.phase == "move"
-            and not loop.held_pops and pending is not None and pending != value)
+    if cmd.intent != "pop" or value not in COUNT_STARTS:
+        return False
+    if loop.held_pops:
+        # the next pop, read surely and held while the board still lags
+        # behind the move before it: its player counts meanwhile (fresh
+        # game 1016-1031's 1025, a board reported late all game: 58 counts
+        # answered "I saw a 4 on the die. ...")
+        last = loop.held_pops[-1]
+        return isinstance(last, PopSettled) and last.value != value and last.confidence >= PHANTOM_READ
+    pending = loop.referee.pending_pop
+    return loop.referee.phase == "move" and pending is not None and pending != value
 
 
 def settle_held_number(loop: Loop) -> None:
@@ -408,16 +426,26 @@ def settle_held_number(loop: Loop) -> None:
     held = loop.held_number
     if held is None:
         return
-    judged = next((e for _t, e in loop.events[held.events:]
-                   if e.get("event") in ("move", "illegal", "no-move")), None)
+    later = [e for _t, e in loop.events[held.events:]]
+    mover = held.mover
+    if held.pop_held:
+        # the held pop's own move: the one after that pop is fed
+        fed = next((i for i, e in enumerate(later) if e.get("event") == "pop" and e.get("value") == held.read),
+                   None)
+        mover = "" if fed is None else str(later[fed].get("color", ""))
+        later = [] if fed is None else later[fed + 1:]
+    judged = next((e for e in later if e.get("event") in ("move", "illegal", "no-move")), None)
     if judged is None and loop.t - held.cmd.t < COUNT_HOLD_S:
         return
     loop.held_number = None
-    if judged is not None and judged.get("event") == "move" and judged.get("color") == held.mover:
+    last = loop.held_pops[-1] if loop.held_pops else None
+    standing = ((loop.referee.phase == "move" and loop.referee.pending_pop == held.read)
+                or (held.pop_held and isinstance(last, PopSettled) and last.value == held.read))
+    if judged is not None and judged.get("event") == "move" and judged.get("color") == mover:
         why = ("the move shows the pop was" if judged.get("value") == held.cmd.value.get("value")
                else "the move that followed fits the pop of") + f" {judged.get('value')}"
         _record(loop, held.cmd, f"not taken: {why} (a count aloud, or settled by the move)")
-    elif judged is None and not (loop.referee.phase == "move" and loop.referee.pending_pop == held.read):
+    elif judged is None and not standing:
         _record(loop, held.cmd, "not taken: the game moved on")
     elif judged is not None and held.said is None:
         _record(loop, held.cmd, "not taken: the move was judged on the pop as it stood")

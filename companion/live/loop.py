@@ -1384,7 +1384,8 @@ class Loop:
         A table counting aloud had its "one" taken at once for the pop its
         player had just said, and the move of 4 called (session 49)."""
         held, state = self.held_number, self.referee.state
-        if held is None or held.said is not None or state is None or state.phase is not Phase.MOVE:
+        if (held is None or held.said is not None or held.pop_held or state is None
+                or state.phase is not Phase.MOVE):
             return False
         if not self._legal_on(state._replace(pop=int(held.cmd.value["value"])), whole):
             return False

@@ -267,3 +267,37 @@ def test_a_number_said_over_a_pop_on_no_sure_read_that_the_move_fits_is_taken() 
     assert events_after(loop, n) == [("correct", 1), ("pop", 1), ("move", 1), ("turn", None)]
     assert "illegal" not in kinds(loop)
     assert recorder.corrections[-1][1].startswith("taken when the move showed it")
+
+
+def test_a_count_for_a_pop_held_behind_the_move_before_it_waits_for_its_move() -> None:
+    # Blue pops 3; Red pops 5 (read surely) before the board shows Blue's
+    # move, and counts aloud as its own peg goes: the "one" names Red's held
+    # 5. It waits for Red's move (fresh game 1025, a board reported late all
+    # game: 58 counts answered "I saw a 4 on the die. ...").
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    pegs = {"red": ["track:1", *HOME4[:3]], "blue": ["track:10", *HOME4[:3]]}
+    loop.start([["red"], ["blue"]], None, "blue", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopSettled(2.0, 3))  # Blue's 3
+    loop.handle(PopSettled(4.0, 5))  # Red's 5, held: Blue's move not yet seen
+    n = len(loop.events)
+    loop.handle(Spoken(4.8, "pop", {"value": 1}))  # Red: "one, two, ..."
+    loop.handle(BoardStable(5.5, {"red": ["track:1", *HOME4[:3]], "blue": ["track:13", *HOME4[:3]]}))
+    loop.handle(BoardStable(7.5, {"red": ["track:6", *HOME4[:3]], "blue": ["track:13", *HOME4[:3]]}))
+    loop.handle(Tick(4.8 + COUNT_HOLD_S + 1.0))
+    assert events_after(loop, n) == [("move", 3), ("turn", None), ("pop", 5), ("move", 5), ("turn", None)]
+    assert not any("I saw a" in line for line in said(speaker)) and loop.held_number is None
+
+
+def test_a_count_for_a_held_pop_with_no_move_is_answered_after_the_hold() -> None:
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    pegs = {"red": ["track:1", *HOME4[:3]], "blue": ["track:10", *HOME4[:3]]}
+    loop.start([["red"], ["blue"]], None, "blue", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    loop.handle(PopSettled(2.0, 3))
+    loop.handle(PopSettled(4.0, 5))
+    loop.handle(Spoken(4.8, "pop", {"value": 1}))
+    loop.handle(Tick(4.8 + COUNT_HOLD_S))
+    assert said(speaker)[-1] == SAW_5
