@@ -214,17 +214,24 @@ def test_a_count_aloud_for_a_pop_the_camera_never_saw_is_asked_about_not_called(
     assert said(speaker)[-2:] == ["Blue, was your pop a 5?", "Red's turn."]
 
 
+def _placed(red: str, blue: str, first: str) -> tuple[Loop, ListSpeaker]:
+    """A red/blue game begun with one peg out each (Red's on *red*, Blue's on
+    *blue*), *first* to pop."""
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+    pegs = {"red": [red, *HOME4[:3]], "blue": [blue, *HOME4[:3]]}
+    loop.start([["red"], ["blue"]], None, first, pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    return loop, speaker
+
+
 def test_a_doubted_read_the_move_denies_is_taken_back_when_the_move_bumps() -> None:
     # Red's 4 read with a doubt; Red moves 5, onto Blue's peg, which goes
     # Home: one legal move for a 5, so the read gives way to the move and is
     # asked back, as for a move that bumps nothing (until session 49 only
     # the mover's pegs could change, and this was called "That peg moved 5
     # spaces, but the pop was 4"; a table counting aloud met it twice).
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, settings=AT_ONCE)
-    pegs = {"red": ["track:5", *HOME4[:3]], "blue": ["track:10", *HOME4[:3]]}
-    loop.start([["red"], ["blue"]], None, "red", pegs)
-    loop.handle(BoardStable(1.0, pegs))
+    loop, speaker = _placed("track:5", "track:10", "red")
     loop.handle(PopSettled(2.0, 4, confidence=PHANTOM_READ - 0.16))
     n = len(loop.events)
     loop.handle(BoardStable(4.0, {"red": ["track:10", *HOME4[:3]], "blue": HOME4}))
@@ -274,11 +281,7 @@ def test_a_count_for_a_pop_held_behind_the_move_before_it_waits_for_its_move() -
     # move, and counts aloud as its own peg goes: the "one" names Red's held
     # 5. It waits for Red's move (fresh game 1025, a board reported late all
     # game: 58 counts answered "I saw a 4 on the die. ...").
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, settings=AT_ONCE)
-    pegs = {"red": ["track:1", *HOME4[:3]], "blue": ["track:10", *HOME4[:3]]}
-    loop.start([["red"], ["blue"]], None, "blue", pegs)
-    loop.handle(BoardStable(1.0, pegs))
+    loop, speaker = _placed("track:1", "track:10", "blue")
     loop.handle(PopSettled(2.0, 3))  # Blue's 3
     loop.handle(PopSettled(4.0, 5))  # Red's 5, held: Blue's move not yet seen
     n = len(loop.events)
@@ -291,11 +294,7 @@ def test_a_count_for_a_pop_held_behind_the_move_before_it_waits_for_its_move() -
 
 
 def test_a_count_for_a_held_pop_with_no_move_is_answered_after_the_hold() -> None:
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, settings=AT_ONCE)
-    pegs = {"red": ["track:1", *HOME4[:3]], "blue": ["track:10", *HOME4[:3]]}
-    loop.start([["red"], ["blue"]], None, "blue", pegs)
-    loop.handle(BoardStable(1.0, pegs))
+    loop, speaker = _placed("track:1", "track:10", "blue")
     loop.handle(PopSettled(2.0, 3))
     loop.handle(PopSettled(4.0, 5))
     loop.handle(Spoken(4.8, "pop", {"value": 1}))
