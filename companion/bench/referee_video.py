@@ -113,11 +113,11 @@ def _games(
     """Each seed's ``(verdict, stats, render seconds)``, in seed order; with
     *jobs* > 1 the games run in that many processes (each game on one core,
     so frames per second still counts one core)."""
+    from companion.bench.referee import habits_of
+
     wh = (int(size[0]), int(size[1]))
     keep, kept = getattr(args, "keep_readings", None), getattr(args, "from_readings", None)
     illegal = float(getattr(args, "illegal", 0.0) or 0.0)
-    from companion.bench.referee import habits_of
-
     habits = habits_of(args)
     if jobs == 1:
         for seed in seeds:

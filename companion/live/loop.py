@@ -4071,8 +4071,7 @@ class Loop:
                 # below, not the pop. A table counting aloud had Blue's
                 # unseen 5 taken for a 1 and the move of 5 called (session
                 # 49, ``bench referee --count-aloud``, fresh game 1012).
-                self.pop_fed = (PopSettled(self.t, int(line["pop"]), confidence=SPOKEN_POP_CONFIDENCE),
-                                before)
+                self._take_said_weakly(int(line["pop"]), before)
             return
         if said_pop and not self.held_pops:
             self.pop_said_at = self.pop_seen_at  # the unread pop, numbered aloud
@@ -4086,13 +4085,12 @@ class Loop:
                 # 41). It stands as a weak read of the die does: a move that
                 # fits another value, and not it, is taken for that value and
                 # asked back ("Blue, was your pop a 5?"), not called at once;
-                # a "yes" has it called. With the players saying every number
+                # "no" and the number said again has it called. With the players saying every number
                 # because the die cannot be read, only a count's first numbers
                 # (``COUNT_STARTS``) are weak: a table counting aloud had its
                 # "one" taken for the pop and the move of 2 called (session
                 # 49, ``bench referee --count-aloud``).
-                self.pop_fed = (PopSettled(self.t, int(line["pop"]), confidence=SPOKEN_POP_CONFIDENCE),
-                                before)
+                self._take_said_weakly(int(line["pop"]), before)
         elif said_pop and line is not None and not self.unread.denied:
             # Numbered after the table played on (pops seen since it), and
             # not as the answer after a "no" to the loop's guess: the
@@ -4112,6 +4110,12 @@ class Loop:
         self.unread = None
         if intent in ("turn", "skip"):
             self.held_pops.clear()
+
+    def _take_said_weakly(self, value: int, before: State) -> None:
+        """A number said for a pop, taken as a weak read of the die
+        (``SPOKEN_POP_CONFIDENCE``): a move that fits another value, and not
+        it, is taken for that value and asked back (``_weak_read_misread``)."""
+        self.pop_fed = (PopSettled(self.t, value, confidence=SPOKEN_POP_CONFIDENCE), before)
 
     # -- reminders -------------------------------------------------------------
 
