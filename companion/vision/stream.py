@@ -301,6 +301,8 @@ class VisionStream:
         self._unknown_counts: Counter[str] = Counter()
         #: What each hole was read as, when not unknown, over the same frames.
         self._known_counts: Counter[tuple[str, str]] = Counter()
+        #: What each hole was last read as, when it was read at all.
+        self._last_known: dict[str, str] = {}
         #: This frame's unknown holes that a glint keeps unknown.
         self._glints: frozenset[str] = frozenset()
         #: This frame's unknown holes that have been unknown on nearly every
@@ -365,7 +367,8 @@ class VisionStream:
         colour's peg instead, also with confidence 0 (a doubtful peg, held
         ``doubtful_stable_s`` before a position rests on it), when the counts
         then come out whole; when they do not (the peg has left the hole
-        unseen: its colour one too many), empty as before; a colour short of
+        unseen: its colour one too many), empty as before, unless the hole
+        was last read holding a peg (:meth:`_peg_last_seen`); a colour short of
         a peg either way keeps the hole a hand's. (Fresh rendered game 686 at
         640x480: Green's peg on space 27 of a small board read as a weak
         green on one frame in six and unknown on the others; the board stood
@@ -383,6 +386,7 @@ class VisionStream:
         history.append((t, unknown, known))
         counts.update(unknown)
         known_counts.update(known)
+        self._last_known.update(known)
         while history and history[0][0] < t - GLINT_WINDOW_S:
             _, gone, gone_known = history.popleft()
             counts.subtract(gone)
@@ -396,20 +400,54 @@ class VisionStream:
         if self._glints != unknown or reading.misplaced:
             return reading
         colours = self.colours if self.colours is not None else COLORS
-        for by_colour in (True, False):
-            holes = tuple(replace(h, state=self._glint_state(h.hole) if by_colour else "empty", confidence=0.0)
-                          if h.state == "unknown" else h for h in reading.holes)
+        states = {hole: self._glint_state(hole) for hole in unknown}
+        last_seen = [hole for hole in unknown if self._peg_last_seen(hole)]
+        if any(states[hole] != self._last_known[hole] for hole in last_seen):
+            return reading  # last read holding a peg, and read as another colour too
+        empty: HoleState = "empty"
+        tries = [states] if last_seen else [states, dict.fromkeys(unknown, empty)]
+        for by_hole in tries:
+            holes = tuple(replace(h, state=by_hole[h.hole], confidence=0.0) if h.state == "unknown" else h
+                          for h in reading.holes)
             pegs, misplaced = pegs_of(holes)
             if not misplaced and all(len(pegs.get(c, ())) == PEGS_PER_COLOR for c in colours):
                 return replace(reading, holes=holes, pegs=pegs, hand=False)
         return reading
 
+    def _peg_last_seen(self, hole: str) -> bool:
+        """Whether glint *hole*, the last time it was read at all, held a peg
+        of a colour in play read there on ``GLINT_KNOWN_MIN`` frames of the
+        window (a colour nobody plays is a phantom's).
+
+        Such a hole is not read empty by count: the colour one too many may
+        as well be a phantom in another hole, one the peg in the glint hole
+        makes. (Fresh rendered game 1028 at 640x480: Red's peg on space 28,
+        in front of Red's Finish line, seen from the Finish's end; the reader
+        took its body for a peg on Finish 1, which left space 28 unknown on
+        seven frames in eight; read red on the eighth, with Finish 1 empty.
+        Read by count, space 28 came out empty and Red's peg on Finish 1, and
+        the board was called "does not match one move".) Which peg of the
+        colour is the phantom the counts cannot say: the frame that read the
+        glint hole may itself have put the peg a hole off (fresh game 1045:
+        Blue's peg on space 27 read once on space 28, with 27 empty), so the
+        board is not read by count at all; frames that read the hole make the
+        position (game 1028: Red's move was announced 35 s late). A peg that
+        has left the hole unseen is read gone once the hole is read empty
+        again."""
+        last = self._last_known.get(hole)
+        in_play = self.colours if self.colours is not None else COLORS
+        return last is not None and last in in_play and self._known_counts[(hole, last)] >= GLINT_KNOWN_MIN
+
     def _glint_state(self, hole: str) -> HoleState:
         """What a glint keeps unknown in *hole*: the one colour its known reads
-        of the window gave (``GLINT_KNOWN_MIN`` or more of them), or empty."""
+        of the window gave (``GLINT_KNOWN_MIN`` or more of them), the peg it
+        was last read holding (:meth:`_peg_last_seen`: it was read empty
+        before the peg came), or empty."""
         read = [(state, n) for state in KNOWN_STATES if (n := self._known_counts[(hole, state)]) > 0]
         if len(read) == 1 and read[0][0] != "empty" and read[0][1] >= GLINT_KNOWN_MIN:
             return read[0][0]
+        if self._peg_last_seen(hole) and all(state in ("empty", self._last_known[hole]) for state, _ in read):
+            return next(state for state in KNOWN_STATES if state == self._last_known[hole])
         return "empty"
 
     def _board(self, reading: FrameReading, t: float, events: list[VisionEvent], at_edge: bool = False) -> None:
@@ -673,6 +711,17 @@ class VisionStream:
         unmoved_face = (
             new_face and last is not None and not self._thumbnail_moved(still.mean(), still.homography)
         )
+        if new_face and still.clear_count == 0 and verdict[1] < SHADED_FACE_CONFIDENCE:
+            # A new face read weakly on frames all under a hand over the dome:
+            # the hand's shade changes the die's look (and its thumbnail, as
+            # a pop does) and can tip the face reader to a wrong face. It
+            # waits for a frame with no hand, or a surer read. (Fresh
+            # rendered game 1022 at 640x480: Red's 1 lay still while a hand
+            # reached over the dome, read 3 at 0.03 on three frames; the 3
+            # was reported as a pop, and the 1 as another when the hand had
+            # gone: two pops too many, and Red's next move called "Not Red's
+            # turn".)
+            return
         if still.clear_count < SAME_FACE_CLEAR_FRAMES and (not new_face or unmoved_face):
             # A hand over the board may shade or hide part of the dome: how
             # the die lies is judged only on hand-free frames (two at least),
@@ -998,6 +1047,10 @@ SAME_FACE_CLEAR_FRAMES = 3
 #: lying as it lay (see :meth:`VisionStream._die`): under the loop's
 #: ``PHANTOM_READ``, so a move that does not fit it is asked about, not called.
 UNMOVED_FACE_CONFIDENCE = 0.5
+
+#: A new face read under this confidence with a hand over the dome on every
+#: frame of its rest is not yet a pop (see :meth:`VisionStream._die`).
+SHADED_FACE_CONFIDENCE = 0.5
 
 #: Seconds of frames over which a hole's share of unknown reads is counted,
 #: and the shares between which an unknown hole is taken for a glint's

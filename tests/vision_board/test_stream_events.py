@@ -124,6 +124,24 @@ def test_a_hand_passing_over_the_dome_is_no_pop() -> None:
     assert pops(run(VisionStream(), script)) == []
 
 
+def test_a_new_face_read_weakly_under_a_hand_waits_for_the_hand_to_go() -> None:
+    """Fresh rendered game 1022 at 640x480: Red's 1 lay still while a hand
+    reached over the dome; its shade changed the die's look, and the face
+    reader read a 3 at 0.03 on three frames. The 3 was reported as a pop,
+    and the 1 as another once the hand had gone. A new face read weakly with
+    a hand over the dome on every frame waits for a frame with no hand."""
+    one, weak_three = DieReading("settled", 1, 1.0), DieReading("settled", 3, 0.03)
+    shaded = [(frame(die=one, lie=1), 1.0), (frame(die=HIDDEN, lie=9, hand=True), 0.2),
+              (frame(die=weak_three, lie=5, hand=True), 0.5)]
+    assert pops(run(VisionStream(), [*shaded, (frame(die=HIDDEN, lie=9, hand=True), 0.3),
+                                     (frame(die=one, lie=1), 1.0)])) == []
+    # The same weak read once the hand has gone is a pop (a die popped under a hand).
+    assert pops(run(VisionStream(), [*shaded, (frame(die=weak_three, lie=5), 0.5)])) == [3]
+    # A sure read of a new face under a hand is a pop at once.
+    three = DieReading("settled", 3, 0.95)
+    assert pops(run(VisionStream(), [*shaded[:2], (frame(die=three, lie=5, hand=True), 0.5)])) == [3]
+
+
 def test_a_tumbling_die_counts_once_it_settles() -> None:
     script = [(frame(die=DieReading("settled", 2, 0.9), lie=1), 0.5)]
     script += [(frame(die=DieReading("settled", v, 0.6), lie=10 + v), 1 / FPS) for v in (3, 6, 1, 5)]
