@@ -301,8 +301,10 @@ class VisionStream:
         self._unknown_counts: Counter[str] = Counter()
         #: What each hole was read as, when not unknown, over the same frames.
         self._known_counts: Counter[tuple[str, str]] = Counter()
-        #: What each hole was last read as, when it was read at all.
+        #: What each hole was last read as, when it was read at all, and, for
+        #: a peg, whether the counts vouched for that read (:meth:`_peg_last_seen`).
         self._last_known: dict[str, str] = {}
+        self._last_vouched: dict[str, bool] = {}
         #: This frame's unknown holes that a glint keeps unknown.
         self._glints: frozenset[str] = frozenset()
         #: This frame's unknown holes that have been unknown on nearly every
@@ -386,6 +388,7 @@ class VisionStream:
         history.append((t, unknown, known))
         counts.update(unknown)
         known_counts.update(known)
+        self._note_vouched(reading, known, whole=not unknown and not reading.misplaced)
         self._last_known.update(known)
         while history and history[0][0] < t - GLINT_WINDOW_S:
             _, gone, gone_known = history.popleft()
@@ -414,10 +417,27 @@ class VisionStream:
                 return replace(reading, holes=holes, pegs=pegs, hand=False)
         return reading
 
+    def _note_vouched(self, reading: FrameReading, known: tuple[tuple[str, str], ...], whole: bool) -> None:
+        """Whether the counts vouch for each peg read on this frame: on a
+        frame that read every hole, its colour's four pegs and no fifth; on
+        one that did not, as they did for the same peg read there before."""
+        vouched, last = self._last_vouched, self._last_known
+        for hole, state in known:
+            if state == "empty":
+                continue
+            if whole:
+                vouched[hole] = len(reading.pegs.get(state, ())) == PEGS_PER_COLOR
+            elif last.get(hole) != state:
+                vouched[hole] = False
+
     def _peg_last_seen(self, hole: str) -> bool:
         """Whether glint *hole*, the last time it was read at all, held a peg
         of a colour in play read there on ``GLINT_KNOWN_MIN`` frames of the
-        window (a colour nobody plays is a phantom's).
+        window (a colour nobody plays is a phantom's), vouched for by the
+        counts (:meth:`_note_vouched`: a frame that read every hole read that
+        colour's four pegs with it; five, and it is a phantom: fresh game
+        1014, Blue's Finish 2 read blue now and then beside Blue's real peg
+        on Finish 3, which shows there in a tilted view).
 
         Such a hole is not read empty by count: the colour one too many may
         as well be a phantom in another hole, one the peg in the glint hole
@@ -436,7 +456,8 @@ class VisionStream:
         again."""
         last = self._last_known.get(hole)
         in_play = self.colours if self.colours is not None else COLORS
-        return last is not None and last in in_play and self._known_counts[(hole, last)] >= GLINT_KNOWN_MIN
+        return (last is not None and last in in_play and self._last_vouched.get(hole, False)
+                and self._known_counts[(hole, last)] >= GLINT_KNOWN_MIN)
 
     def _glint_state(self, hole: str) -> HoleState:
         """What a glint keeps unknown in *hole*: the one colour its known reads

@@ -124,6 +124,19 @@ def test_a_hole_last_read_holding_a_peg_is_not_counted_empty_for_a_phantom_elsew
     assert found and all(p == pegs(there) for _, p in found)
 
 
+def test_a_glint_hole_last_read_as_a_fifth_peg_is_still_counted_empty() -> None:
+    """Fresh game 1014 at 640x480: Blue's peg on Finish 3 shows over
+    Finish 2 in a tilted view, and Finish 2, a glint hole, read blue now and
+    then beside it: five blue pegs on those frames, so that read was a
+    phantom, and the hole is counted empty as before."""
+    there = board(blue_home_1="empty", blue_finish_3="blue")
+    twice = board(blue_home_1="empty", blue_finish_3="blue", blue_finish_2="blue")
+    glinted = board(blue_home_1="empty", blue_finish_3="blue", blue_finish_2="unknown")
+    frames = [glinted if i % 8 else twice for i in range(int((GLINT_WINDOW_S + 3.0) * FPS))]
+    found = positions(_stream(), frames)
+    assert found and all(p == pegs(there) for _, p in found)
+
+
 def test_a_glinted_hole_read_as_two_colours_is_not_guessed() -> None:
     short = board(red_home_1="empty", track_3="red", blue_home_4="empty", blue_finish_2="unknown")
     blue = board(red_home_1="empty", track_3="red", blue_home_4="empty", blue_finish_2="blue")
