@@ -311,6 +311,18 @@ def _same_pop(loop: Loop, cmd: Spoken) -> str | None:
 #: half second, then the hand lifted and the board read.
 COUNT_HOLD_S = 6.0
 
+#: How long it is held while its move may be over but not yet judged: a
+#: pop has settled since it was said (its player's move is over, the next
+#: player has popped), or the board is not at rest where the game has it
+#: (hands over it, a move seen but not yet judged, a peg missing). Answered
+#: at :data:`COUNT_HOLD_S` instead, a count was answered "I saw a 3 on the
+#: die. Say it again if you are sure.", and the next player's count, "one"
+#: again, taken for the number said again, had the camera overruled and a
+#: right move called (fresh games 1045, 1062 and 1076 with a table counting
+#: aloud, session 51). Not judged by then, it is dropped once a pop has
+#: settled since (the game has moved on), answered otherwise.
+COUNT_HOLD_UNSEEN_S = 30.0
+
 
 @dataclass(frozen=True)
 class HeldNumber:
@@ -328,7 +340,10 @@ class HeldNumber:
     correction after all, taken as before (a sure read answered, a third
     time overruling it; a doubted one corrected). A move that fits the
     number said and not the pop, which stood on no sure read, has the
-    number taken (``Loop._held_number_moved``)."""
+    number taken (``Loop._held_number_moved``). While the move may be over
+    and not yet judged (a pop has settled since the number, or the board is
+    not at rest where the game has it), it waits for up to
+    :data:`COUNT_HOLD_UNSEEN_S`."""
 
     cmd: Spoken
     line: dict[str, Any]
@@ -360,7 +375,9 @@ def _correct(loop: Loop, cmd: Spoken) -> None:
         return
     said = _contradiction(loop, cmd, line)
     held, loop.held_number = loop.held_number, None
-    again = held is not None and held.line == line  # no count says a number twice: taken now
+    # no count says a number twice: taken now (unless a pop has settled
+    # since: the next player's count begins with "one" too)
+    again = held is not None and held.line == line and not _popped_since(loop, held.cmd.t)
     if held is not None and not again:
         _record(loop, held.cmd, "not taken: another correction followed it")
     if (not again and (said is None or not _said_again(loop, line)) and _may_be_counting(loop, cmd)
@@ -380,7 +397,7 @@ def _take(loop: Loop, cmd: Spoken, line: dict[str, Any], said: str | None) -> No
     """Take the correction *cmd*: answered with what the camera saw against
     it (*said*) the first time, applied otherwise."""
     if said is not None and not _said_again(loop, line):
-        loop.last_contradiction = (line, len(loop.events))
+        loop.last_contradiction = (line, len(loop.events), loop.t)
         loop.contradictions += 1
         loop.say(f"{said} {SAY_AGAIN}", urgent=True)
         _record(loop, cmd, said)
@@ -394,9 +411,17 @@ def _said_again(loop: Loop, line: dict[str, Any]) -> bool:
     and nothing has happened in the game since: said again, it overrules
     the camera. (Until session 49 any later correction alike did: a table
     counting aloud had the "one" of its next count taken as the first
-    "one" said again, over the next pop read, and that move called.)"""
+    "one" said again, over the next pop read, and that move called.) A pop
+    settled since it was answered is something happening too, though the
+    board may not yet show the move before it."""
     last = loop.last_contradiction
-    return last is not None and last == (line, len(loop.events))
+    return (last is not None and last[:2] == (line, len(loop.events))
+            and not _popped_since(loop, last[2]))
+
+
+def _popped_since(loop: Loop, t: float) -> bool:
+    """The camera has seen a pop settle (read or not) after time *t*."""
+    return loop.pop_seen_at is not None and loop.pop_seen_at > t
 
 
 def _may_be_counting(loop: Loop, cmd: Spoken) -> bool:
@@ -427,30 +452,53 @@ def settle_held_number(loop: Loop) -> None:
     if held is None:
         return
     later = [e for _t, e in loop.events[held.events:]]
-    mover = held.mover
+    mover, judged = held.mover, _judged(later)
     if held.pop_held:
-        # the held pop's own move: the one after that pop is fed
-        fed = next((i for i, e in enumerate(later) if e.get("event") == "pop" and e.get("value") == held.read),
-                   None)
-        mover = "" if fed is None else str(later[fed].get("color", ""))
-        later = [] if fed is None else later[fed + 1:]
-    judged = next((e for e in later if e.get("event") in ("move", "illegal", "no-move")), None)
-    if judged is None and loop.t - held.cmd.t < COUNT_HOLD_S:
+        # The held pop's own move: the one after that pop is fed. A
+        # catch-up may feed other pops of its value first (fresh game 997
+        # with a table counting aloud, session 51: Blue's lost 2 taken for
+        # Red's held 2, and Red's count answered "I saw a 2 on the die.
+        # ..."): one followed by its player's move is the count's, one
+        # whose move is still to come may be.
+        fed = [(str(e.get("color", "")), _judged(later[i + 1:])) for i, e in enumerate(later)
+               if e.get("event") == "pop" and e.get("value") == held.read]
+        mover, judged = next((f for f in fed if _moved(*f)), next((f for f in fed if f[1] is None),
+                                                                  fed[0] if fed else ("", None)))
+    played_on = _popped_since(loop, held.cmd.t)
+    hold = COUNT_HOLD_S if not played_on and _board_at_rest(loop) else COUNT_HOLD_UNSEEN_S
+    if judged is None and loop.t - held.cmd.t < hold - 1e-9:
         return
     loop.held_number = None
     last = loop.held_pops[-1] if loop.held_pops else None
     standing = ((loop.referee.phase == "move" and loop.referee.pending_pop == held.read)
                 or (held.pop_held and isinstance(last, PopSettled) and last.value == held.read))
-    if judged is not None and judged.get("event") == "move" and judged.get("color") == mover:
+    if judged is not None and _moved(mover, judged):
         why = ("the move shows the pop was" if judged.get("value") == held.cmd.value.get("value")
                else "the move that followed fits the pop of") + f" {judged.get('value')}"
         _record(loop, held.cmd, f"not taken: {why} (a count aloud, or settled by the move)")
-    elif judged is None and not standing:
+    elif judged is None and (played_on or not standing):
         _record(loop, held.cmd, "not taken: the game moved on")
     elif judged is not None and held.said is None:
         _record(loop, held.cmd, "not taken: the move was judged on the pop as it stood")
     else:
         _take(loop, held.cmd, held.line, held.said)
+
+
+def _board_at_rest(loop: Loop) -> bool:
+    """The last board reported is where the game has it, and no change is
+    under way (``BoardUnsettled``): nobody has moved."""
+    return (not loop.board_unsettled and loop.board_seen_at is not None
+            and loop.board_agreed_at == loop.board_seen_at)
+
+
+def _judged(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first move judged among *events* (made, called, or lost)."""
+    return next((e for e in events if e.get("event") in ("move", "illegal", "no-move")), None)
+
+
+def _moved(mover: str, judged: dict[str, Any] | None) -> bool:
+    """*judged* is a move *mover* made."""
+    return judged is not None and judged.get("event") == "move" and judged.get("color") == mover
 
 
 def take_held_number(loop: Loop) -> None:
@@ -478,7 +526,16 @@ def _apply(loop: Loop, cmd: Spoken, preface: str) -> None:
         # The die shows a pop seen and held (the move before it not yet
         # seen): "the pop was two" corrects that pop, not the one before it
         # (which was corrected, and its move then called a wrong count).
-        loop.held_pops[-1] = PopSettled(held.t, int(line["value"]))
+        # Said once against a doubted read, it is as weak as a number said
+        # for a pop unread (below): a counted "one" is no pop, and a
+        # catch-up may take it back (fresh game 997 with a table counting
+        # aloud, session 51: Yellow's 4, read late at 0.9, "corrected" to
+        # the "one" of its count, and five moves seen together called).
+        # Said again over the camera's view (*preface*), it stands.
+        from companion.live.loop import SPOKEN_POP_CONFIDENCE
+
+        loop.held_pops[-1] = PopSettled(held.t, int(line["value"]),
+                                        confidence=1.0 if preface else SPOKEN_POP_CONFIDENCE)
         said = f"Corrected: the pop on the die is {line['value']}."
         loop.say(said)
         loop.last_pop_seen = int(line["value"])

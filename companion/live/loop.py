@@ -295,6 +295,14 @@ POPPED_AGAIN = "the die was popped again"
 #: nobody saw are believed only with this long for each since the last board
 #: agreeing with the game (``Loop._pops_unseen``).
 UNSEEN_POP_S = 2.0
+
+#: No peg is moved on a pop within this long of the pop settling and the
+#: board standing after it: the player reads the die, reaches, lifts and
+#: sets the peg down, and the board must then lie still before it is
+#: reported (``position_stable_s``). A catch-up way that moves such a pop
+#: is a guess against the clock, and one that leaves it held is tried
+#: before it is taken (``Loop._way_before_recent_pops``).
+MOVE_AFTER_POP_S = 1.0
 #: Pegs of two players or more advanced on the first board read for this
 #: long, which one pop the camera never saw explains, is play the camera
 #: missed, not a move to call (``Loop._several_players_advanced``). 20 s: at
@@ -803,10 +811,11 @@ class Loop:
         self.cocked_said = False
         self.timers = _Timers()
         self.places: list[str] = []
-        #: The last correction answered with what the camera saw, and
-        #: ``len(events)`` then: said again before anything else happens in
-        #: the game, it overrules the camera (``corrections._take``).
-        self.last_contradiction: tuple[dict[str, Any], int] | None = None
+        #: The last correction answered with what the camera saw, with
+        #: ``len(events)`` and the time then: said again before anything else
+        #: happens in the game (no event, no pop settled), it overrules the
+        #: camera (``corrections._take``).
+        self.last_contradiction: tuple[dict[str, Any], int, float] | None = None
         #: A spoken number other than the pop read, perhaps a count aloud,
         #: waiting for the move (see ``corrections.HeldNumber``).
         self.held_number: HeldNumber | None = None
@@ -1485,6 +1494,9 @@ class Loop:
             if (pops and no_way(state, pops, whole)
                     and self._tap_rather_than_misread(whole, way is not None, unread)):
                 return True
+        before_recent = self._way_before_recent_pops(way, len(pops), lead, state, whole) if way else None
+        if before_recent is not None:
+            way, pops = before_recent
         for weak in self._weak_held_unread() if way is None else []:
             # No way with the held pops as read, one with a pop read weakly
             # taken as unread (one at a time, then all): a misread more
@@ -1493,9 +1505,11 @@ class Loop:
             pops = lead + values_of(weak)
             way = only_way(state, pops, whole)
             if way is not None:
-                self._weak_taken_back.update(p.t for p in self.held_pops if not any(p is q for q in weak))
-                self.held_pops = weak
+                self._take_weak_back(weak)
                 break
+        before_recent = self._way_before_recent_pops(None, len(pops), lead, state, whole) if way is None else None
+        if before_recent is not None:
+            way, pops = before_recent
         for again, at in self._six_again_unseen() if way is None and unread is None else []:
             # Or with a 6 the die settled on again under a hand (no pop the
             # camera could trust) put in after the 6 it repeats: it stands
@@ -1592,14 +1606,58 @@ class Loop:
             held_pop, player, value, _ = next((g for g in guesses if g[3].frm != HOME), guesses[0])
             self._ask_inferred(self.caught_up, player, value, held=held_pop)
 
-    def _weak_held_unread(self) -> list[list[PopSettled | PopUnread]]:
-        """The held pops with one read under ``WEAK_READ`` taken as unread,
-        for each such pop in turn, then with all of them (when more than
-        one). (A fresh whole rendered game at 640x480: Yellow's 6 read as 2
-        at 0.99 and held while Blue's move went unseen; Blue's move and
-        Yellow's peg brought out were then seen together and called "The
+    def _way_before_recent_pops(self, way: list[Step] | None, n_pops: int, lead: list[int | None], state: State,
+                                whole: boards.Board) -> tuple[list[Step], list[int | None]] | None:
+        """*way*, found by a catch-up with the *n_pops* pops (*lead* and the
+        held ones), moves a held pop that settled under ``MOVE_AFTER_POP_S``
+        before this board, which no player can have moved yet, or no way
+        was found (*way* ``None``: with such pops unread, the search may
+        give up): the one way the pops held before those lead to *whole*,
+        as read or with reads under ``WEAK_READ`` taken as unread
+        (``_weak_held_unread``), with the pops it played; the recent pops
+        stay held. ``None`` when *way* moves no such pop, or no other way
+        fits. (Fresh game 1032 with a
+        table counting aloud, session 51: Red's unread 3, taken weakly for
+        the "one" its count began with, and Red's next pop, unread too and
+        settled 0.17 s before the board, were played as a 1 and a 2 that
+        made Red's move of 3; Red's real move of that pop was called "The
         board does not match one move".)"""
+        held, recent = self.held_pops, self._recent_held()
+        if recent == 0 or (way is not None and sum(step.pop is not None for step in way) <= n_pops - recent):
+            return None
+        earlier, tail = held[:-recent], held[-recent:]
+        for pops_held in [earlier, *self._weak_held_unread(earlier)]:
+            pops = lead + values_of(pops_held)
+            found = only_way(state, pops, whole) if pops else None
+            if found is not None:
+                self._take_weak_back([*pops_held, *tail])
+                return found, lead + values_of(self.held_pops)
+        return None
+
+    def _recent_held(self) -> int:
+        """How many of the held pops, the last ones, settled under
+        ``MOVE_AFTER_POP_S`` before now: no peg can have been moved on them
+        on a board reported now."""
         held = self.held_pops
+        recent = 0
+        while recent < len(held) and self.t - held[-1 - recent].t < MOVE_AFTER_POP_S:
+            recent += 1
+        return recent
+
+    def _take_weak_back(self, weak: list[PopSettled | PopUnread]) -> None:
+        """Hold *weak*, the held pops with reads taken as unread, instead."""
+        self._weak_taken_back.update(p.t for p in self.held_pops if not any(p is q for q in weak))
+        self.held_pops = weak
+
+    def _weak_held_unread(self, held: list[PopSettled | PopUnread] | None = None,
+                          ) -> list[list[PopSettled | PopUnread]]:
+        """The held pops (or *held*) with one read under ``WEAK_READ`` taken
+        as unread, for each such pop in turn, then with all of them (when
+        more than one). (A fresh whole rendered game at 640x480: Yellow's 6
+        read as 2 at 0.99 and held while Blue's move went unseen; Blue's
+        move and Yellow's peg brought out were then seen together and called
+        "The board does not match one move".)"""
+        held = self.held_pops if held is None else held
         weak = [i for i, p in enumerate(held) if isinstance(p, PopSettled) and p.confidence < WEAK_READ]
         sets = [[i] for i in weak] + ([weak] if len(weak) > 1 else [])
         return [[PopUnread(p.t) if i in chosen else p for i, p in enumerate(held)] for chosen in sets]
@@ -2389,14 +2447,20 @@ class Loop:
                 (state.phase is Phase.MOVE and state.pop == pop.value and state.player == mover)
                 or _lost_at_once(before, pop.value) == state):
             return False
-        if self.held_pops:
+        if len(self.held_pops) > self._recent_held():
             misread = self._weak_read_with_held(pop, before, whole)
         else:
-            # (one legal move of the mover from before the pop, for another
-            # value: a peg it bumps is part of it. Until session 49 nothing
-            # but the mover's pegs could change, and a move that bumped was
-            # called: a table counting aloud, Yellow's move of 2 onto Red's
-            # peg, "That peg moved 2 spaces, but the pop was 1.")
+            # No pops held, or only ones that settled moments before this
+            # board, still to be moved (since session 51: a table counting
+            # aloud, fresh game 998, had Blue's 6 land cocked, its count's
+            # "one" taken for the pop, and Blue's move of 6, seen as the
+            # tapped die was reported unread, called "That peg moved 6
+            # spaces, but the pop was 1."). One legal move of the mover from
+            # before the pop, for another value: a peg it bumps is part of
+            # it. (Until session 49 nothing but the mover's pegs could
+            # change, and a move that bumped was called: a table counting
+            # aloud, Yellow's move of 2 onto Red's peg, "That peg moved 2
+            # spaces, but the pop was 1.")
             misread = _read_weakly(pop, [v for v in self._pops_explaining(whole, before) if v != pop.value])
         if not misread:
             return False
@@ -2412,19 +2476,32 @@ class Loop:
         return self._move_after_unread(whole)
 
     def _weak_read_with_held(self, pop: PopSettled, before: State, whole: boards.Board) -> bool:
-        """With pops held after *pop* (the weakly read pop being moved), and
-        *whole* showing more than its move: whether exactly one way of
-        playing the pops, *pop* taken as unread, leads to *whole*, and it
-        gives *pop* another value (a fresh whole rendered game at 640x480,
-        seed 530: Red's 3 read as 1 at 0.93 on a die too small to read
-        surely, Blue's and Yellow's lost 1s read, Green's pop unread; Red's
-        and Green's moves seen together and called "The board does not
-        match one move"). Read under ``WEAK_READ`` only: the centreless
-        rule is for a single move one space longer."""
+        """With pops held after *pop* (the weakly read pop being moved):
+        whether exactly one way of playing the pops, *pop* taken as unread,
+        leads to *whole*, and it gives *pop* another value (a fresh whole
+        rendered game at 640x480, seed 530: Red's 3 read as 1 at 0.93 on a
+        die too small to read surely, Blue's and Yellow's lost 1s read,
+        Green's pop unread; Red's and Green's moves seen together and called
+        "The board does not match one move"). Read under ``WEAK_READ``
+        only: the centreless rule is for a single move one space longer. The
+        held pops as read,
+        or with one of them read weakly taken as unread too, as the
+        catch-up then plays them (``_weak_held_unread``: fresh game 997
+        with a table counting aloud, session 51, Blue's count's "one" taken
+        for its unread 3 and Yellow's for its 4, read late at 0.9, and the
+        five moves seen together called "The board does not match one
+        move")."""
         if pop.confidence >= WEAK_READ:
             return False
-        way = only_way(before, [None, *values_of(self.held_pops)], whole)
-        return way is not None and way[0].pop not in (None, pop.value)
+        # (not the pops that settled moments before this board: still to
+        # move, and each unread one widens the search past what it may try,
+        # fresh game 1071 counting aloud, session 51)
+        earlier = self.held_pops[:len(self.held_pops) - self._recent_held()]
+        for held in [earlier, *self._weak_held_unread(earlier)]:
+            way = only_way(before, [None, *values_of(held)], whole)
+            if way is not None:
+                return way[0].pop not in (None, pop.value)
+        return False
 
     def _echo_pop(self, whole: boards.Board) -> bool:
         """The pop being moved repeats the value of the pop seen just before
@@ -3108,6 +3185,15 @@ class Loop:
         self.illegal_board = None
         return True
 
+    def _popped_again_since(self, player: str, pop_t: float) -> bool:
+        """*player* has popped again since their pop at *pop_t*, and that
+        pop is in play: "was your pop a 2?" would be taken for the new one
+        (a table counting aloud, fresh game 1071, session 51: Red, asked
+        about the 2 it had moved after popping a 1, said "no" and "one",
+        and the board of its right move was called). Not asked then."""
+        return (self.referee.player == player and self.pop_seen_at is not None and self.pop_seen_at > pop_t
+                and (bool(self.held_pops) or self.unread is not None or self.referee.phase == "move"))
+
     def _ask_inferred(self, inferred: _Inferred | _CaughtUp | None, player: str, value: int,
                       held: PopUnread | None = None) -> None:
         """Ask the player to confirm a pop worked out from their move (see
@@ -3123,7 +3209,8 @@ class Loop:
         pop_t = held.t if held is not None else unread.t if unread is not None else None
         if (not self.settings.ask_back or inferred is None or pop_t is None or self.stage != "game"
                 or not (inferred is self.inferred or inferred is self.caught_up)
-                or (self._die_blind() and pop_t not in self._weak_taken_back) or pop_t in self._questioned):
+                or (self._die_blind() and pop_t not in self._weak_taken_back) or pop_t in self._questioned
+                or self._popped_again_since(player, pop_t)):
             return
         self._questioned.add(pop_t)
         self.question = _Question(inferred, player, value, held)
@@ -3672,6 +3759,8 @@ class Loop:
             if same and obs.t - t <= self.settings.spoken_pop_s:
                 self.pop_said_at = obs.t
                 return  # the camera catching up with a pop the players already said
+            if obs.t - t <= self.settings.spoken_pop_s:
+                self._count_said_before_the_read(obs, t)
         self.pops_read.append(isinstance(obs, PopSettled))
         self.held_pops_since_check = True
         if not self._die_blind():
@@ -3685,6 +3774,26 @@ class Loop:
         if len(self.held_pops) == 1:
             self._unread_tapped(obs)
         self._release_pops()
+
+    def _count_said_before_the_read(self, obs: PopSettled | PopUnread, said_at: float) -> None:
+        """The camera reads *obs*, surely, moments after a number said for
+        the pop before it had reported one, and taken weakly
+        (``_take_said_weakly``: a count's "one" or "two"), with no move
+        since: the number was a count and *obs* is the pop, so the number
+        is taken back and *obs* goes on as the pop (a table counting aloud,
+        fresh game 1064, session 51: Yellow's 5 landed cocked and was tapped,
+        Yellow's count began "one" 0.17 s before the camera read the 5, the
+        5 was held as the next player's pop and Yellow's move of 5 called
+        "That peg moved 5 spaces, but the pop was 1.")."""
+        fed, state = self.pop_fed, self.referee.state
+        if (not isinstance(obs, PopSettled) or obs.confidence < PHANTOM_READ or fed is None or state is None
+                or fed[0].t != said_at or fed[0].confidence != SPOKEN_POP_CONFIDENCE):
+            return
+        said, before = fed
+        if not (state.phase is Phase.MOVE and state.pop == said.value and state.player == before.player):
+            return
+        self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
+        self.pop_fed = None
 
     def _on_late_read(self, obs: PopReadLate) -> None:
         """The camera read, after all, the pop it reported unread.
@@ -4089,8 +4198,9 @@ class Loop:
                 # because the die cannot be read, only a count's first numbers
                 # (``COUNT_STARTS``) are weak: a table counting aloud had its
                 # "one" taken for the pop and the move of 2 called (session
-                # 49, ``bench referee --count-aloud``).
-                self._take_said_weakly(int(line["pop"]), before)
+                # 49, ``bench referee --count-aloud``). It keeps the unread
+                # pop's time, as any question about it names that pop.
+                self._take_said_weakly(int(line["pop"]), before, self.unread.t)
         elif said_pop and line is not None and not self.unread.denied:
             # Numbered after the table played on (pops seen since it), and
             # not as the answer after a "no" to the loop's guess: the
@@ -4111,11 +4221,12 @@ class Loop:
         if intent in ("turn", "skip"):
             self.held_pops.clear()
 
-    def _take_said_weakly(self, value: int, before: State) -> None:
-        """A number said for a pop, taken as a weak read of the die
-        (``SPOKEN_POP_CONFIDENCE``): a move that fits another value, and not
-        it, is taken for that value and asked back (``_weak_read_misread``)."""
-        self.pop_fed = (PopSettled(self.t, value, confidence=SPOKEN_POP_CONFIDENCE), before)
+    def _take_said_weakly(self, value: int, before: State, t: float | None = None) -> None:
+        """A number said for a pop (seen at *t*, or never seen), taken as a
+        weak read of the die (``SPOKEN_POP_CONFIDENCE``): a move that fits
+        another value, and not it, is taken for that value and asked back
+        (``_weak_read_misread``)."""
+        self.pop_fed = (PopSettled(self.t if t is None else t, value, confidence=SPOKEN_POP_CONFIDENCE), before)
 
     # -- reminders -------------------------------------------------------------
 

@@ -273,8 +273,10 @@ def test_a_peg_brought_out_on_an_unread_pop_is_taken_when_it_is_lifted_again_bef
     n = len(said(speaker))
     for obs in [PopUnread(8.0), PopSettled(11.8, 5), BoardStable(12.0, OUT), BoardUnsettled(12.0 + CALL_HOLD_S - 0.3)]:
         loop.handle(obs)
-    assert said(speaker)[n:][-5:] == ["That move means Red popped a 6.", "Red brings a peg out onto Red's Start.",
-                                      "Red popped a 6: pop again.", "Red popped 5.", "Red, was your pop a 6?"]
+    # (not asked "Red, was your pop a 6?": Red has popped the 5 since, and
+    # would take the question for that pop; session 51)
+    assert said(speaker)[n:][-4:] == ["That move means Red popped a 6.", "Red brings a peg out onto Red's Start.",
+                                      "Red popped a 6: pop again.", "Red popped 5."]
     loop.handle(PopSettled(16.0, 2))
     loop.handle(BoardStable(19.0, board(red=["track:6", "home", "home", "home"], blue=["track:12", "home", "home", "home"])))
     loop.handle(Tick(19.0 + CALL_HOLD_S))

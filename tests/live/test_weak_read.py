@@ -9,11 +9,12 @@ move tells its value, asked back; a "no" with the number has it called.
 from __future__ import annotations
 
 import pytest
-from test_live_loop import AT_ONCE, ListSpeaker, board, kinds, said, started
+from test_live_loop import AT_ONCE, ListSpeaker, board, events_after, kinds, said, started
 
 from companion.live.loop import CENTRELESS_READ, PHANTOM_READ, WEAK_READ, Loop
 from companion.live.observations import (
     BoardStable,
+    DieCocked,
     Observation,
     ObservationError,
     PopSettled,
@@ -284,3 +285,82 @@ def test_the_next_players_miscount_beside_a_move_left_as_worked_out_is_still_cal
     loop, lines = _miscount_put_right_with_the_next_move("track:2", "track:14")
     assert kinds(loop)[-1] == "illegal"
     assert lines[-1] == "That peg moved 4 spaces, but the pop was 3."
+
+
+def _moves_seen_with_a_pop_just_settled(last_settled: float) -> tuple[Loop, list[str]]:
+    """Fresh game 1032 (session 51), in short: Blue's 3 read, Red's 3 read
+    weakly as 1, Blue's 5 read, all held while the board was not seen, then
+    Red's next pop, unread, settled *last_settled* s before the board shows
+    Blue's two moves and Red's move of 3."""
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, None, AT_ONCE)
+
+    def pos(red: str, blue: str) -> dict[str, list[str]]:
+        return {"red": [red, "home", "home", "home"], "blue": [blue, "home", "home", "home"]}
+
+    loop.start([["red"], ["blue"]], None, "blue", pos("track:20", "track:10"))
+    for obs in [BoardStable(1.0, pos("track:20", "track:10")), PopSettled(2.0, 3),
+                PopSettled(4.0, 1, WEAK_READ - 0.05), PopSettled(6.0, 5),
+                PopUnread(9.0 - last_settled), BoardStable(9.0, pos("track:23", "track:18"))]:
+        loop.handle(obs)
+    return loop, said(speaker)
+
+
+def test_a_pop_settled_moments_before_the_board_is_not_taken_for_part_of_its_moves() -> None:
+    # The weak 1 and the unread pop after it made Red's 3 (a 1 and a 2),
+    # and Red's real move of that pop was then called "The board does not
+    # match one move". No player moves a peg 0.2 s after the die settles:
+    # the weak read gives way, and the pop is still Red's to move.
+    loop, lines = _moves_seen_with_a_pop_just_settled(0.2)
+    assert "That move means Red popped a 3." in lines and "Red moves 1 from space 20 to space 21." not in lines
+    assert loop.referee.player == "red" and [type(p) for p in loop.held_pops] in ([PopUnread], [])
+    assert loop.held_pops or loop.unread is not None  # Red's unread pop, still to be moved
+    loop.handle(BoardStable(12.0, {"red": ["track:25", "home", "home", "home"],
+                                   "blue": ["track:18", "home", "home", "home"]}))
+    assert "illegal" not in kinds(loop)
+
+
+def test_a_pop_settled_long_enough_before_the_board_may_be_part_of_its_moves() -> None:
+    loop, lines = _moves_seen_with_a_pop_just_settled(2.0)
+    assert "Red moves 1 from space 20 to space 21." in lines and "That move means Red popped a 2." in lines
+    assert loop.referee.player == "blue"
+
+
+def test_a_weak_read_being_moved_and_a_weak_read_held_both_give_way_to_the_moves() -> None:
+    # Blue's 2 read as 3 at 0.95 is being moved; Red's 5 (lost) and Blue's
+    # 4 read as 1 at 0.95 are held while the board lags; both of Blue's
+    # moves are then seen together. Taking only the pop being moved as
+    # unread explains nothing, so it used to be called; taking the held
+    # weak read as unread too, one way leads to the board.
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, None, AT_ONCE)
+    blue_at = board(blue=["track:10", "track:20", "home", "home"])
+    loop.start([["red"], ["blue"]], None, "blue", blue_at)
+    for obs in [BoardStable(1.0, blue_at), PopSettled(2.0, 3, WEAK_READ - 0.05), PopSettled(4.0, 5),
+                PopSettled(6.0, 1, WEAK_READ - 0.05)]:
+        loop.handle(obs)
+    loop.handle(BoardStable(8.5, board(blue=["track:12", "track:24", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    lines = said(speaker)
+    assert "That move means Blue popped a 2." in lines and "That move means Blue popped a 4." in lines
+    assert loop.referee.player == "red"
+
+
+def test_a_weak_read_with_only_a_pop_just_settled_held_gives_way_to_its_move() -> None:
+    # Fresh game 998 with a table counting aloud (session 51): Blue's 6
+    # landed cocked, the "one" its count began with was taken (weakly) for
+    # the pop, and the tapped die was reported unread at the moment the
+    # board showed Blue's move of 6: "That peg moved 6 spaces, but the pop
+    # was 1." The pop just settled is still to be moved: the move tells the
+    # weak read's value, asked back, and the unread pop is Blue's extra pop.
+    loop, speaker, _ = started()
+    loop.handle(PopSettled(8.0, 4))  # Red's 4, lost
+    loop.handle(DieCocked(9.0))
+    loop.handle(Spoken(9.5, "pop", {"value": 1}))  # "one, two, ..."
+    assert said(speaker)[-1] == "Blue popped 1."
+    n = len(loop.events)
+    loop.handle(PopUnread(11.5))  # the tapped die, not read
+    loop.handle(BoardStable(11.5, board(blue=["track:16", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Blue popped a 6." in said(speaker)
+    assert ("move", 6) in events_after(loop, n) and loop.referee.player == "blue"
