@@ -439,10 +439,6 @@ def test_a_worked_out_pop_is_still_asked_about_when_only_another_player_has_popp
     # Since session 51 a pop is not asked about once its player has popped
     # again (the question would be taken for the new pop); another player's
     # pop since leaves the question as clear as before.
-    from test_live_loop import board, said, started
-
-    from companion.live.observations import BoardStable, PopSettled, PopUnread
-
     loop, speaker, _ = started()
     for obs in [PopSettled(8.0, 4), PopUnread(9.0), PopSettled(11.0, 3),
                 BoardStable(12.5, board(blue=["track:15", "home", "home", "home"]))]:
