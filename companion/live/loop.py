@@ -1765,14 +1765,20 @@ class Loop:
     def _ways_reach(self, whole: boards.Board) -> bool:
         """Some way of playing the pops held (the unread one first) reaches
         *whole*, with the pops it leaves over fitting it, though not one way
-        only (or the catch-up would have played it)."""
-        return bool(self.held_pops) and self._reached_from_here(whole)
+        only (or the catch-up would have played it); or does with pops held
+        read weakly taken as unread (``_weak_held_unread``; since session
+        51: fresh game 997 counting aloud, two counts' "one"s taken weakly
+        for unread pops held behind Yellow's 6, four moves seen together
+        and called "The board does not match one move")."""
+        return bool(self.held_pops) and any(self._reached_from_here(whole, held)
+                                            for held in [self.held_pops, *self._weak_held_unread()])
 
-    def _reached_from_here(self, whole: boards.Board) -> bool:
-        """Some way of playing the pops held (the unread one first) from the
-        game as it stands now leads to *whole*."""
+    def _reached_from_here(self, whole: boards.Board, held: list[PopSettled | PopUnread] | None = None) -> bool:
+        """Some way of playing the pops held (or *held*; the unread one
+        first) from the game as it stands now leads to *whole*."""
         state = self.referee.state
-        pops = ([None] if self.unread is not None else []) + values_of(self.held_pops)
+        held = self.held_pops if held is None else held
+        pops = ([None] if self.unread is not None else []) + values_of(held)
         return state is not None and some_history(state, pops, whole, unseen_last=False)
 
     def _too_unsure_to_call(self, whole: boards.Board) -> bool:
@@ -2501,7 +2507,15 @@ class Loop:
             way = only_way(before, [None, *values_of(held)], whole)
             if way is not None:
                 return way[0].pop not in (None, pop.value)
-        return False
+        # Or the board is the one move alone, the held pops, all read, still
+        # to move, the first of them read as another value: a held pop that
+        # may have made the move (of its value, or unread) is the case of a
+        # weak read that was no pop (``_echo_pop``).
+        if not earlier or not all(isinstance(p, PopSettled) for p in earlier):
+            return False
+        way = only_way(before, [None, *values_of(earlier)], whole, min_steps=1)
+        return (way is not None and len(way) == 1
+                and way[0].pop not in (None, pop.value, values_of(earlier)[0]))
 
     def _echo_pop(self, whole: boards.Board) -> bool:
         """The pop being moved repeats the value of the pop seen just before
@@ -4217,6 +4231,15 @@ class Loop:
             self.turn_guessed = True
             if before is not None:
                 self._open_doubt(before, [None, *values_of(self.held_pops), int(line["pop"])])
+                if int(line["pop"]) in COUNT_STARTS and not self.unread.asked:
+                    # A count's first number, weak as above (fresh games
+                    # 1000 and 1038 counting aloud, session 51: the mover's
+                    # weak "one" taken back for the 2 its move showed, and
+                    # the "one" of the next player's count, that player's
+                    # pop held, taken for the mover's pop: "That peg moved 2
+                    # spaces, but the pop was 1."). Not when the loop asked
+                    # for the number: then it is the answer.
+                    self._take_said_weakly(int(line["pop"]), before, self.unread.t)
         self.unread = None
         if intent in ("turn", "skip"):
             self.held_pops.clear()

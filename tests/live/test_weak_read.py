@@ -364,3 +364,32 @@ def test_a_weak_read_with_only_a_pop_just_settled_held_gives_way_to_its_move() -
     assert "illegal" not in kinds(loop)
     assert "That move means Blue popped a 6." in said(speaker)
     assert ("move", 6) in events_after(loop, n) and loop.referee.player == "blue"
+
+
+def test_a_weak_read_whose_move_alone_shows_with_the_next_players_pop_held_gives_way() -> None:
+    # Fresh games 1000 and 1038 with a table counting aloud (session 51):
+    # the mover's pop taken weakly for its count's "one", the next player's
+    # pop read and held, and the board showing the mover's move of 2 alone.
+    # The way of the pops held must move that next pop too, so none was
+    # found, and the move was called "That peg moved 2 spaces, but the pop
+    # was 1." The move alone, for a value the held pop does not have, is
+    # worked out and asked back.
+    loop, lines = _after(PopSettled(8.0, 4), PopSettled(9.0, 1, WEAK_READ - 0.05), PopSettled(11.0, 4),
+                         BoardStable(13.0, board(blue=["track:12", "home", "home", "home"])))
+    assert "illegal" not in kinds(loop)
+    assert "That move means Blue popped a 2." in lines and "Blue, was your pop a 2?" in lines
+    assert lines[-3:-1] == ["Red needs a 6 to bring a peg out: the move is lost.", "Blue, was your pop a 2?"]
+
+
+def test_a_board_that_weak_reads_held_may_explain_is_not_judged_on_them_as_read() -> None:
+    # Fresh game 997 with a table counting aloud (session 51): counts'
+    # "one"s, taken weakly for unread pops held while the board lagged,
+    # made a board of several moves look like no way of playing the pops,
+    # and it was called. Any way with those reads taken as unread, and the
+    # board is not sure enough to call.
+    loop, _ = _after(PopSettled(8.0, 4), PopSettled(9.0, 6), PopUnread(11.0), Spoken(11.5, "pop", {"value": 1}))
+    assert loop.held_pops[-1].confidence < WEAK_READ  # "Noted: the pop on the die is 1."
+    out_and_4 = board(blue=["track:14", "track:8", "home", "home"])
+    assert not loop._reached_from_here(out_and_4)  # the pops as read: the 6, then a 1
+    assert loop._ways_reach(out_and_4)  # the 6, then the "one" taken as unread: a 4
+    assert not loop._ways_reach(board(blue=["track:20", "track:8", "home", "home"]))  # no pop moves 10
