@@ -1616,12 +1616,11 @@ class Loop:
         as read or with reads under ``WEAK_READ`` taken as unread
         (``_weak_held_unread``), with the pops it played; the recent pops
         stay held. ``None`` when *way* moves no such pop, or no other way
-        fits. (Fresh game 1032 with a
-        table counting aloud, session 51: Red's unread 3, taken weakly for
-        the "one" its count began with, and Red's next pop, unread too and
-        settled 0.17 s before the board, were played as a 1 and a 2 that
-        made Red's move of 3; Red's real move of that pop was called "The
-        board does not match one move".)"""
+        fits. (Fresh game 1032 with a table counting aloud, session 51:
+        Red's unread 3, taken weakly for the "one" its count began with, and
+        Red's next pop, unread too and settled 0.17 s before the board, were
+        played as a 1 and a 2 that made Red's move of 3; Red's real move of
+        that pop was called "The board does not match one move".)"""
         held, recent = self.held_pops, self._recent_held()
         if recent == 0 or (way is not None and sum(step.pop is not None for step in way) <= n_pops - recent):
             return None
@@ -2490,13 +2489,12 @@ class Loop:
         Green's pop unread; Red's and Green's moves seen together and called
         "The board does not match one move"). Read under ``WEAK_READ``
         only: the centreless rule is for a single move one space longer. The
-        held pops as read,
-        or with one of them read weakly taken as unread too, as the
-        catch-up then plays them (``_weak_held_unread``: fresh game 997
-        with a table counting aloud, session 51, Blue's count's "one" taken
-        for its unread 3 and Yellow's for its 4, read late at 0.9, and the
-        five moves seen together called "The board does not match one
-        move")."""
+        held pops as read, or with one of them read weakly taken as unread
+        too, as the catch-up then plays them (``_weak_held_unread``: fresh
+        game 997 with a table counting aloud, session 51, Blue's count's
+        "one" taken for its unread 3 and Yellow's for its 4, read late at
+        0.9, and the five moves seen together called "The board does not
+        match one move")."""
         if pop.confidence >= WEAK_READ:
             return False
         # (not the pops that settled moments before this board: still to
