@@ -1625,13 +1625,28 @@ class Loop:
         if recent == 0 or (way is not None and sum(step.pop is not None for step in way) <= n_pops - recent):
             return None
         earlier, tail = held[:-recent], held[-recent:]
-        for pops_held in [earlier, *self._weak_held_unread(earlier)]:
+        found = self._first_way(state, lead, earlier, whole)
+        if found is None:
+            return None
+        way_found, pops_held = found
+        self._take_weak_back([*pops_held, *tail])
+        return way_found, lead + values_of(self.held_pops)
+
+    def _first_way(self, state: State, lead: list[int | None], held: list[PopSettled | PopUnread],
+                   whole: boards.Board) -> tuple[list[Step], list[PopSettled | PopUnread]] | None:
+        """The one way (``only_way``) *lead* and *held* lead from *state* to
+        *whole*, with *held* as read or else with weak reads taken as unread
+        (``_as_read_or_weak``), and the held pops it played; ``None``."""
+        for pops_held in self._as_read_or_weak(held):
             pops = lead + values_of(pops_held)
-            found = only_way(state, pops, whole) if pops else None
-            if found is not None:
-                self._take_weak_back([*pops_held, *tail])
-                return found, lead + values_of(self.held_pops)
+            way = only_way(state, pops, whole) if pops else None
+            if way is not None:
+                return way, pops_held
         return None
+
+    def _as_read_or_weak(self, held: list[PopSettled | PopUnread]) -> list[list[PopSettled | PopUnread]]:
+        """*held* as read, then with its weak reads taken as unread."""
+        return [held, *self._weak_held_unread(held)]
 
     def _recent_held(self) -> int:
         """How many of the held pops, the last ones, settled under
@@ -1770,7 +1785,7 @@ class Loop:
         for unread pops held behind Yellow's 6, four moves seen together
         and called "The board does not match one move")."""
         return bool(self.held_pops) and any(self._reached_from_here(whole, held)
-                                            for held in [self.held_pops, *self._weak_held_unread()])
+                                            for held in self._as_read_or_weak(self.held_pops))
 
     def _reached_from_here(self, whole: boards.Board, held: list[PopSettled | PopUnread] | None = None) -> bool:
         """Some way of playing the pops held (or *held*; the unread one
@@ -2501,10 +2516,9 @@ class Loop:
         # move, and each unread one widens the search past what it may try,
         # fresh game 1071 counting aloud, session 51)
         earlier = self.held_pops[:len(self.held_pops) - self._recent_held()]
-        for held in [earlier, *self._weak_held_unread(earlier)]:
-            way = only_way(before, [None, *values_of(held)], whole)
-            if way is not None:
-                return way[0].pop not in (None, pop.value)
+        found = self._first_way(before, [None], earlier, whole)
+        if found is not None:
+            return found[0][0].pop not in (None, pop.value)
         # Or the board is the one move alone, the held pops, all read, still
         # to move, the first of them read as another value: a held pop that
         # may have made the move (of its value, or unread) is the case of a
