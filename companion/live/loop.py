@@ -768,6 +768,9 @@ class Loop:
         self.transit: tuple[boards.Board, float, float] | None = None
         #: While a held board is judged before its wait is over (:meth:`_brought_out_left`).
         self._judging_held = False
+        #: The board :meth:`_still_settling` holds (``transit`` while it is
+        #: that very board; see :meth:`_move_held_settling`).
+        self.settling: boards.Board | None = None
         #: Since when the last board seen has been seen (unchanged).
         self.board_since = 0.0
         #: When the last boards were seen stable in the game (``Loop._tap_rather_than_misread``).
@@ -2870,7 +2873,25 @@ class Loop:
             return False
         if self.transit is None or not boards.same(whole, self.transit[0], list(whole)):
             self.transit = (whole, self.board_since, hold)
+        self.settling = self.transit[0]
         return True
+
+    def _move_held_settling(self) -> bool:
+        """Whether a board that the unread pop's move may have made is held
+        before its value is taken (:meth:`_still_settling`), and is still
+        the board seen: another pop then does not settle the unread pop as
+        lost (:meth:`_unread_without_move`); the board is judged when it has
+        stood, with that pop held after it.
+
+        (Held-out game 1090 at 640x480, session 52: Red's pop unread (a 1),
+        Blue's 3 read, then Red's move of 1 held; Yellow's pop 0.7 s later
+        settled Red's pop as lost ("No peg moved after Red's pop") with the
+        held board not yet judged, Red's move was given Red's next pop, and
+        Red's real move of that pop was called "Not Red's turn".)"""
+        transit, last = self.transit, self.last_board
+        return (transit is not None and transit[0] is self.settling and self.unread is not None
+                and self.stage == "game" and not self.board_unsettled and last is not None
+                and boards.same(transit[0], boards.complete(last, self.referee.position), list(transit[0])))
 
     def _unread_could_be_a_lost_six(self, whole: boards.Board) -> bool:
         """Whether the board is also the unread pop a 6 no peg could use (an
@@ -3392,7 +3413,7 @@ class Loop:
         state = self.referee.state
         assert unread is not None
         if board is None and (not self._board_seen_since(unread.begun) or self._peg_in_hand(unread.begun)
-                              or self._moving_since(unread.t)) \
+                              or self._moving_since(unread.t) or self._move_held_settling()) \
                 and self._some_value_usable(state):
             # A usable pop would have moved a peg the camera has perhaps not
             # yet seen stable (and a 6 earned the pop just seen): until the
@@ -3400,7 +3421,8 @@ class Loop:
             # loop cannot tell whether a peg moved. It waits; so too while
             # the last board seen lacks a peg of the player (lifted: a move
             # on its way), or while the board has been changing since a
-            # board seen too soon after the pop to show a move.
+            # board seen too soon after the pop to show a move, or while a
+            # board that may be its move is held (:meth:`_move_held_settling`).
             return False
         groups = self._lost_before(board)
         if len(groups) != 1:

@@ -14,13 +14,14 @@ import json
 from pathlib import Path
 
 import pytest
-from test_live_loop import board, kinds, said, started
+from test_live_loop import ListSpeaker, board, kinds, said, started
 
 from companion.cli import main
 from companion.live.judge import event_key
-from companion.live.loop import CALL_HOLD_S, LoopSettings
+from companion.live.loop import CALL_HOLD_S, Loop, LoopSettings
 from companion.live.observations import BoardStable, BoardUnsettled, PopSettled, Tick, to_json
 from companion.live.scripted import scripted_game
+from companion.referee import Referee
 
 BLUE = ["track:10", "home", "home", "home"]
 OUT = board(red=["track:1", "home", "home", "home"], blue=BLUE)
@@ -282,3 +283,37 @@ def test_a_peg_brought_out_on_an_unread_pop_is_taken_when_it_is_lifted_again_bef
     loop.handle(Tick(19.0 + CALL_HOLD_S))
     assert "illegal" not in kinds(loop) and not any("lost track" in line for line in said(speaker))
     assert [e["event"] for _, e in loop.events][-5:] == ["move", "turn", "pop", "move", "turn"]
+
+
+def test_a_board_held_on_an_unread_pop_keeps_the_pop_from_being_settled_as_lost_when_the_next_player_pops() -> None:
+    # Held-out game 1090 at 640x480 (session 52): Red's pop unread (a 1),
+    # Blue's 3 read (no Blue peg can use it), then Red's move of 1, held
+    # before its value is taken (a pop seen since); Yellow popped 0.7 s
+    # later. That pop settled Red's pop as lost ("No peg moved after Red's
+    # pop") with the held board not yet judged, Red's move was given Red's
+    # next pop, and Red's real move of that pop was called "Not Red's turn".
+    # While a board the unread pop may have made is held, another pop does
+    # not settle that pop as lost: the board is judged once it has stood.
+    from companion.live.observations import PopUnread
+
+    pegs = {"red": ["home", "home", "home", "finish:2"], "blue": ["home", "track:7", "finish:3", "finish:4"],
+            "yellow": ["home", "home", "finish:2", "finish:4"]}
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=HELD)
+    loop.start([["red"], ["blue"], ["yellow"]], None, "red", pegs)
+    loop.handle(BoardStable(1.0, pegs))
+    moved = {**pegs, "red": ["home", "home", "home", "finish:3"]}
+    for obs in [PopUnread(2.0), PopSettled(5.0, 3), BoardStable(6.5, moved),
+                BoardStable(7.0, moved), PopUnread(7.2), Tick(6.5 + CALL_HOLD_S)]:
+        loop.handle(obs)
+    lines = said(speaker)
+    assert "No peg moved after Red's pop." not in lines
+    start = lines.index("That move means Red popped a 1.")
+    assert [line for line in lines[start:] if not line.endswith("?")] == [
+        "That move means Red popped a 1.", "Red moves 1 from Finish 2 to Finish 3.", "Blue's turn.",
+        "Blue popped 3.", "No Blue peg can move 3: the move is lost.", "Yellow's turn."]
+    loop.handle(PopSettled(9.0, 1))  # (Yellow's pop was a 4: lost) Red's next pop
+    loop.handle(BoardStable(10.0, {**moved, "red": ["home", "home", "home", "finish:4"]}))
+    loop.handle(Tick(10.0 + CALL_HOLD_S))
+    assert "illegal" not in kinds(loop)
+    assert [e.get("value") for _, e in loop.events if e["event"] == "move"][-2:] == [1, 1]
