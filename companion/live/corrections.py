@@ -291,11 +291,30 @@ def _same_pop(loop: Loop, cmd: Spoken) -> str | None:
     the record for nothing), and a number naming the held pop corrected the
     pop before it. ``None`` when it is not such a number; ``""`` when the
     confirmation goes without saying."""
+    from companion.live.loop import COUNT_STARTS
+
     if cmd.intent != "pop" or loop.unread is not None:
         return None
     value = cmd.value.get("value")
     if loop.held_pops and isinstance(loop.held_pops[-1], PopSettled):
         return f"Yes, I saw the {value}." if value == loop.held_pops[-1].value else None
+    if loop.held_pops and not (value in COUNT_STARTS and value == loop.referee.pending_pop):
+        # A pop seen since and not read is held: the number names it
+        # (``_apply``: "Noted: ..."), not the pop being moved, even when it
+        # is that pop's value too. (A table saying each number, fresh game
+        # 969, session 52: the board unread for minutes, each new pop held,
+        # and its number, that of the pop being moved, answered "Yes: Red
+        # popped 4.": the held pops kept no values, and the loop lost track
+        # when the board was read.)
+        return None
+    if loop.held_pops:
+        # The same "one" or "two" as the pop being moved, said after the
+        # next pop was seen but not read: a count of that pop's move as
+        # likely as its number. Neither confirmed nor noted. (Held-out game
+        # 1083 with a table counting aloud, session 52: Red's count's "one"
+        # taken for Red's unread pop, then Blue's count's "one", said after
+        # Blue's unread pop, answered "Yes: Red popped 1.")
+        return ""
     if loop.referee.phase == "move" and value == loop.referee.pending_pop:
         if loop.last_pop_seen == value and not loop.last_pop_doubted:
             # Read surely and announced moments ago: said again, nothing (a

@@ -474,3 +474,39 @@ def test_a_count_heard_for_an_unread_pop_with_the_next_pop_held_is_weak() -> Non
     loop.handle(Tick(16.0))
     assert "illegal" not in kinds(loop) and not any("lost track" in line for line in said(speaker))
     assert "That move means Blue popped a 2." in said(speaker) and "Blue, was your pop a 2?" in said(speaker)
+
+
+def test_a_count_said_after_the_next_pop_went_unread_does_not_confirm_the_pop_being_moved() -> None:
+    # Held-out game 1083 with a table counting aloud (session 52): Red's
+    # count's "one" was taken (weakly) for Red's unread pop; Blue then popped,
+    # unread, held while Red's move was not yet seen, and Blue's count began
+    # "one": answered "Yes: Red popped 1.", as if it confirmed Red's pop. It
+    # is as likely that count as the held pop's number: neither is said.
+    loop, speaker = _placed("track:5", "track:10", "red")
+    for obs in [PopUnread(2.0), Spoken(3.0, "pop", {"value": 1}), PopUnread(5.0), Spoken(5.5, "pop", {"value": 1})]:
+        loop.handle(obs)
+    assert said(speaker)[-1] == "Red popped 1."
+    assert isinstance(loop.held_pops[-1], PopUnread)
+    loop.handle(BoardStable(8.0, {"red": ["track:6", *HOME4[:3]], "blue": ["track:14", *HOME4[:3]]}))
+    loop.handle(Tick(10.0))
+    assert "illegal" not in kinds(loop)
+    assert events_after(loop, len(loop.events) - 3) == [("pop", 4), ("move", 4), ("turn", None)]
+
+
+def test_a_number_said_after_the_next_pop_went_unread_names_that_pop_though_it_is_the_movers_too() -> None:
+    # A table saying each number because the camera cannot read the die
+    # (``--say-numbers``, fresh game 969, session 52): with the board unread
+    # for minutes, each new pop was held unread behind a move not yet seen,
+    # and each number said for it that was the value of the pop being moved
+    # ("four" after "four") was answered "Yes: Red popped 4.": the held pops
+    # kept no values, and the loop lost track when the board was read. The
+    # number names the held pop (a "one" or "two" may be a count: above).
+    loop, speaker = _placed("track:5", "track:10", "red")
+    for obs in [PopUnread(2.0), Spoken(3.0, "pop", {"value": 4}), PopUnread(5.0), Spoken(5.5, "pop", {"value": 4})]:
+        loop.handle(obs)
+    assert said(speaker)[-2:] == ["Red popped 4.", "Noted: the pop on the die is 4."]
+    loop.handle(BoardStable(8.0, {"red": ["track:9", *HOME4[:3]], "blue": ["track:14", *HOME4[:3]]}))
+    loop.handle(Tick(10.0))
+    assert "illegal" not in kinds(loop)
+    assert events_after(loop, len(loop.events) - 5) == [("move", 4), ("turn", None), ("pop", 4), ("move", 4),
+                                                        ("turn", None)]
