@@ -1,4 +1,5 @@
-"""The rules core stays pure: standard library only, no adapters."""
+"""The rules core stays pure: standard library only, no adapters. And no
+module sets one of its constants twice."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import companion
 
-CORE = Path(companion.__file__).parent / "rules"
+PACKAGE = Path(companion.__file__).parent
+CORE = PACKAGE / "rules"
 STDLIB = set(sys.stdlib_module_names)
 
 
@@ -44,3 +46,28 @@ def test_core_does_no_io() -> None:
                 assert node.func.id not in forbidden_calls, f"{path.name} calls {node.func.id}()"
             if isinstance(node, ast.Attribute):
                 assert node.attr not in forbidden_attrs, f"{path.name} uses .{node.attr}"
+
+
+def _constants_set_twice(source: str) -> list[str]:
+    """Module-level UPPER_CASE names assigned more than once in *source*."""
+    seen: set[str] = set()
+    twice: list[str] = []
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else [])
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id.isupper():
+                if target.id in seen:
+                    twice.append(target.id)
+                seen.add(target.id)
+    return twice
+
+
+def test_no_module_sets_a_constant_twice() -> None:
+    """A second ``NAME = ...`` silently replaces the first for every use of
+    it in the module (session 51 gave ``live/loop.py`` a second
+    ``MOVE_AFTER_POP_S``, 1 s, which turned the 2 s of another check into
+    1 s unnoticed; found in session 52)."""
+    assert _constants_set_twice("A = 1\nB = 2\nA = 3\n") == ["A"]
+    for path in sorted(PACKAGE.rglob("*.py")):
+        assert not _constants_set_twice(path.read_text(encoding="utf-8")), f"{path.relative_to(PACKAGE)}"

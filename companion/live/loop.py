@@ -261,8 +261,10 @@ FACELESS_AGAIN_S = 1.75
 #: Seconds after a pop before which a board seen stable cannot show its
 #: move (the simulator's players take 2.5 s from the pop to the move set
 #: down): a board changing after such a board may be that move
-#: (``Loop._moving_since``).
-MOVE_AFTER_POP_S = 2.0
+#: (``Loop._moving_since``). (Named ``MOVE_AFTER_POP_S`` until session 52,
+#: when it was found that session 51's ``MOVE_AFTER_POP_S`` of 1 s, defined
+#: further down under the same name, had silently replaced it.)
+MOVE_SET_DOWN_S = 2.0
 #: Seconds within which a pop read after an unread one, with nothing seen
 #: between, is taken at once for a cocked die's tap (``Loop._unread_tapped``).
 #: Session 33, 144 fresh whole rendered games (seeds 408-567) at 640x480:
@@ -279,7 +281,7 @@ UNREAD_AGAIN_S = 1.55
 #: Seconds within which a pop after an unread one may still be a cocked
 #: die's tap, when only taking the unread pop out makes the board
 #: (``Loop._tap_rather_than_misread``): the simulator's players set a move
-#: down 2 s after its pop at the soonest (``MOVE_AFTER_POP_S``), so a pop
+#: down 2 s after its pop at the soonest (``MOVE_SET_DOWN_S``), so a pop
 #: this soon after another had no move between.
 TAPPED_LATE_S = 2.5
 #: The same, when the other way has a peg misread in its Home: the unread
@@ -3509,7 +3511,7 @@ class Loop:
 
     def _moving_since(self, t: float) -> bool:
         """The camera sees the board changing (``BoardUnsettled``), and the
-        last board it saw stable came less than ``MOVE_AFTER_POP_S`` after a
+        last board it saw stable came less than ``MOVE_SET_DOWN_S`` after a
         pop at *t*: too soon to show a move of it, so a move may be under
         way. (Fresh whole game 561 at 640x480, session 33: Red's second 6
         unread, the board seen unchanged 0.5 s later, then hands over it
@@ -3517,7 +3519,7 @@ class Loop:
         said "No peg moved after Red's pop", gave the 3 to Blue, and lost
         track when the board showed Red's two moves.)"""
         seen = self.board_seen_at
-        return self.board_unsettled and (seen is None or seen - t < MOVE_AFTER_POP_S)
+        return self.board_unsettled and (seen is None or seen - t < MOVE_SET_DOWN_S)
 
     def _peg_in_hand(self, since: float) -> bool:
         """The last board, seen since *since* and within ``PEG_IN_HAND_S``,

@@ -15,7 +15,7 @@ from test_live_loop import AT_ONCE, ListSpeaker, board, events_after, kinds, sai
 
 from companion.live import boards
 from companion.live.catch_up import MAX_POPS, only_way
-from companion.live.loop import MOVE_AFTER_POP_S, SEVERAL_UNSEEN_S, UNSEEN_POP_S, Loop
+from companion.live.loop import MOVE_SET_DOWN_S, SEVERAL_UNSEEN_S, UNSEEN_POP_S, Loop
 from companion.live.observations import (
     BoardFound,
     BoardLost,
@@ -1246,7 +1246,7 @@ def test_a_pop_after_an_unread_one_with_every_peg_seen_still_passes_the_turn() -
     assert "No peg moved after Red's pop." in said(speaker)[n:]
 
 
-@pytest.mark.parametrize("seen_after", [0.5, MOVE_AFTER_POP_S + 0.5])
+@pytest.mark.parametrize("seen_after", [0.5, MOVE_SET_DOWN_S - 0.5, MOVE_SET_DOWN_S + 0.5])
 def test_a_pop_after_an_unread_one_waits_while_the_board_changes_after_a_board_seen_too_soon(
         seen_after: float) -> None:
     # Fresh whole rendered game seed 561 at 640x480 (session 33): Red's 6
@@ -1254,7 +1254,9 @@ def test_a_pop_after_an_unread_one_waits_while_the_board_changes_after_a_board_s
     # Red brought a peg out and popped a 3 (read). "No peg moved after Red's
     # pop" gave the 3 to Blue, and the loop lost track when the board showed
     # Red's two moves. A board seen long enough after the pop to show a move
-    # (the control) still passes the turn as before.
+    # (the control) still passes the turn as before. (1.5 s: session 51's
+    # second ``MOVE_AFTER_POP_S``, 1 s, had silently replaced this 2 s one,
+    # and this test's control with it; found in session 52.)
     loop, speaker, _ = started()  # Red's turn; every red peg in Home
     n = len(said(speaker))
     blue_on = board(blue=["track:10", "home", "home", "home"])
@@ -1265,7 +1267,7 @@ def test_a_pop_after_an_unread_one_waits_while_the_board_changes_after_a_board_s
         loop.handle(obs)
     lines = said(speaker)[n:]
     assert "illegal" not in kinds(loop)
-    if seen_after < MOVE_AFTER_POP_S:
+    if seen_after < MOVE_SET_DOWN_S:
         assert "No peg moved after Red's pop." not in lines
         assert lines[-7:-1] == ["That move means Red popped a 6.", "Red brings a peg out onto Red's Start.",
                                 "Red popped a 6: pop again.", "Red popped 3.",
