@@ -119,6 +119,26 @@ def only_way(
     return way if len(way) >= min_steps else None
 
 
+def turns_along(state: State, way: Sequence[Step]) -> list[int]:
+    """The side on turn (``State.turn``) before each step of *way* (from
+    :func:`only_way`, played from *state*), and after the last: who made
+    each step's pop, and whose the next pop is.
+
+    >>> from companion.rules import new_game
+    >>> game = new_game(["red", "blue"], turn="red")
+    >>> after = {"red": ["home"] * 4, "blue": ["track:10"] + ["home"] * 3}
+    >>> turns_along(game, only_way(game, [3, 6, 2], after))   # Red's 3 lost, Blue's 6 and extra 2
+    [0, 1, 1, 0]
+    """
+    turns = [state.turn]
+    for step in way:
+        if step.pop is not None:
+            state = pop(state, step.pop)
+        state = apply(state, step.move) if step.move is not None else lose_move(state)
+        turns.append(state.turn)
+    return turns
+
+
 def no_way(state: State, held: Sequence[int | None], board: Mapping[str, Sequence[str]]) -> bool:
     """Whether the search is sure that no way of playing the *held* pops
     leads from *state* to *board* exactly with the pops it leaves over

@@ -53,6 +53,7 @@ from companion.live.catch_up import (
     pips_needed,
     several_ways,
     some_history,
+    turns_along,
     who_moved,
     whose_turn_then,
 )
@@ -807,6 +808,9 @@ class Loop:
         #: The camera's pop last fed to the referee from the held pops, and its state before it.
         self.pop_fed: tuple[PopSettled, State] | None = None
         self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
+        #: A catch-up that stood when the next pop was released, open only to
+        #: a board that puts its guess right (``_guess_put_right_later``).
+        self.caught_stood: _CaughtUp | None = None
         #: Games reached by guessing unread pops, still searchable (see _Doubt).
         self.doubts: list[_Doubt] = []
         self.lost_said = False  # "I have lost track" said for the present loss ("Back in step" then too)
@@ -1283,6 +1287,8 @@ class Loop:
         if self.inferred is not None and self._take_back_inference(whole):
             return
         if self.caught_up is not None and self._take_back_catch_up(whole):
+            return
+        if self.caught_stood is not None and self._guess_put_right_later(whole):
             return
         if self.unread is not None and self._move_after_unread(whole):
             return
@@ -2139,8 +2145,7 @@ class Loop:
         assert caught is not None
         if caught.then is not None and boards.same(whole, caught.then, list(whole)):
             return False  # the board the catch-up was chosen to lead to
-        held = values_of(caught.held)
-        pops = ([None] if caught.unread is not None else []) + held
+        pops = self._caught_pops(caught)
         if not self._legal_on(caught.state, whole) and only_way(caught.state, pops, whole) is None and (
             self._reached_from_here(whole) or not some_history(caught.state, pops, whole, unseen_last=False)
         ):
@@ -2980,6 +2985,53 @@ class Loop:
         self._judge_again(whole, inferred.said)
         return True
 
+    def _guess_put_right_later(self, whole: boards.Board) -> bool:
+        """A catch-up that gave unread pops values stood when the next pop
+        was released (``CAUGHT_UP_POP_S`` after its board), and *whole*, seen
+        before any other move or pop, is reached from before the catch-up in
+        exactly one way by its pops and that one: the board it caught up was
+        a wrong count, put right while the next player popped, and the guess
+        is what is wrong (as ``_made_again_later`` for an inference). Undo
+        it, hold its pops again and judge the board afresh. (Truth games with
+        wrong counts left standing 4 s, seeds 2, 29 and 31 at a tenth unread:
+        a player's unread 5 moved 4 or 6 and caught up as that, the wrong
+        count put right as the next player popped 4.7 s later, and the board
+        called "Not Blue's turn" or "does not match one move".)"""
+        caught = self.caught_stood
+        assert caught is not None
+        if self.held_pops or self.unread is not None or not self._guessed(caught):
+            return False
+        if self.referee.phase == "pop" and self._pops_explaining(whole):
+            return False  # a move on a pop nobody saw, as ``_take_back_catch_up`` lets stand
+        played = self._caught_pops(caught)
+        way = only_way(caught.state, played + values_of(caught.pops), whole)
+        if way is None:
+            return False
+        turns = turns_along(caught.state, way)
+        at = len(played) + (way[0].pop is None)  # (a first step for the pop already fed)
+        if turns[min(at, len(way))] in {turns[i] for i, step in enumerate(way) if step.unread}:
+            # The pop since is the guessed side's own, its next turn's: the
+            # board is more likely a wrong count of that pop than the guess
+            # put right (truth games with wrong counts left standing: seed
+            # 40, Blue's guessed 5, then Blue's 2 moved 1, and seed 78, Red's
+            # guessed 1, then Red's 4 moved 3, each retold as another guess).
+            return False
+        self.caught_stood = None
+        if not self._undo_catch_up(caught):
+            return False  # cannot happen with the referee's undo; judge the board as it is
+        self._judge_again(whole, caught.said)
+        return True
+
+    @staticmethod
+    def _caught_pops(caught: _CaughtUp) -> list[int | None]:
+        """The pops *caught* played, in order (``None``: seen, not read)."""
+        return ([None] if caught.unread is not None else []) + values_of(caught.held)
+
+    @staticmethod
+    def _guessed(caught: _CaughtUp) -> bool:
+        """Whether *caught* gave a value to a pop the camera did not read."""
+        return None in Loop._caught_pops(caught)
+
     def _made_again_later(self, inferred: _Inferred, whole: boards.Board) -> bool:
         """The value of *inferred* was taken from its player's move, a pop
         has been released since, and *whole* is reached from before the
@@ -3779,6 +3831,7 @@ class Loop:
 
     def _feed_board(self, whole: boards.Board, miss: dict[str, int]) -> None:
         self.caught_up = None  # another move accepted: a catch-up before it stands
+        self.caught_stood = None
         before = self.referee.state
         events = self._feed({"board": whole}, origin="camera")
         if self.last_pop_seen is not None and any(e.get("event") == "move" for e in events):
@@ -3944,6 +3997,7 @@ class Loop:
                 continue  # the mover's pop worked out from the move; this one is the next player's
             pop = self.held_pops.pop(0)
             self.before_move = None
+            self.caught_stood = None  # a second pop since: play has gone on
             if self.inferred is not None:
                 if len(self.inferred.pops) < self.inferred.pops_allowed:
                     self.inferred.pops.append(pop)
@@ -3969,6 +4023,11 @@ class Loop:
                         caught.pops.append(pop)
                 else:
                     self.caught_up = None  # play has gone on: the catch-up stands
+                    if not caught.released and not caught.pops and pop.t >= caught.t:
+                        # ... unless its guess is put right while this pop is
+                        # played (``_guess_put_right_later``).
+                        caught.pops.append(pop)
+                        self.caught_stood = caught
             if isinstance(pop, PopUnread):
                 self._begin_unread(pop)
                 continue
@@ -4089,8 +4148,9 @@ class Loop:
         state_before = self.referee.state
         events = self.referee.feed(line)
         self._unrecorded.append(RecordItem(line, events, self.t, origin))
-        if self.caught_up is not None and self.referee.state != state_before:
-            self.caught_up.fed += 1
+        for caught in (self.caught_up, self.caught_stood):
+            if caught is not None and self.referee.state != state_before:
+                caught.fed += 1
         inferred = self.inferred
         if inferred is not None and self.referee.state != state_before:
             inferred.fed += -1 if line.get("command") == "undo" else 1
