@@ -1200,17 +1200,10 @@ def test_the_guessed_players_own_next_pop_miscounted_is_still_called() -> None:
     assert "That peg moved 1 space, but the pop was 2." in said(speaker)
 
 
-@pytest.mark.parametrize(("seed", "unread", "stands"), [(2, 0.1, 4.0), (29, 0.1, 4.0), (31, 0.1, 4.0),
-                                                        (42, 0.3, None), (55, 0.3, None)])
-def test_truth_games_with_a_catch_up_standing_when_the_next_pop_came(seed: int, unread: float,
-                                                                      stands: float | None) -> None:
-    # Whole seeded truth games (a perfect camera, messy hands, unread pops;
-    # with ``stands``, wrong counts left standing that many seconds) in
-    # which a catch-up stood when the next pop came. Seeds 2, 29 and 31: the
-    # wrong count it had caught up as a guess was put right as the next
-    # player popped, and the board was called (see the test above). Seeds 42
-    # and 55: a move on a pop nobody saw after it, which must not retell the
-    # catch-up (a first version of the retelling did, and had it called).
+def _false_calls_in_truth_game(seed: int, unread: float, stands: float | None = None) -> int:
+    """False calls in a whole seeded truth game (a perfect camera, messy
+    hands, unread pops; with *stands*, wrong counts left standing that long),
+    as ``companion bench referee`` judges it."""
     from companion.live.judge import SilentSpeaker, judge_loop
     from companion.live.run import feed_observations
     from companion.live.scripted import MESSY_KINDS, scripted_game
@@ -1224,4 +1217,29 @@ def test_truth_games_with_a_catch_up_standing_when_the_next_pop_came(seed: int, 
     verdict = judge_loop(loop, game.truth, illegal_at=game.illegal_at, pop_at=game.pop_at, move_at=game.move_at,
                          illegal_until=game.illegal_until, illegal_stood=game.illegal_stood,
                          hold_s=loop.settings.call_hold_s)
-    assert verdict.false_illegal == 0
+    return verdict.false_illegal
+
+
+@pytest.mark.parametrize(("seed", "unread", "stands"), [(2, 0.1, 4.0), (29, 0.1, 4.0), (31, 0.1, 4.0),
+                                                        (42, 0.3, None), (55, 0.3, None)])
+def test_truth_games_with_a_catch_up_standing_when_the_next_pop_came(seed: int, unread: float,
+                                                                      stands: float | None) -> None:
+    # Whole seeded truth games (a perfect camera, messy hands, unread pops;
+    # with ``stands``, wrong counts left standing that many seconds) in
+    # which a catch-up stood when the next pop came. Seeds 2, 29 and 31: the
+    # wrong count it had caught up as a guess was put right as the next
+    # player popped, and the board was called (see the test above). Seeds 42
+    # and 55: a move on a pop nobody saw after it, which must not retell the
+    # catch-up (a first version of the retelling did, and had it called).
+    assert _false_calls_in_truth_game(seed, unread, stands) == 0
+
+
+def test_a_truth_game_followed_from_the_board_in_hand() -> None:
+    # A truth game once held out (seeds 3000-3999, session 36), where session
+    # 46's follower (``Loop._follow_turns``: the pops seen since the board
+    # followed from, played in turn) put the loop back in step one pop out:
+    # the pops held when it began to follow from the board in hand were
+    # counted as seen since it, though their moves were on it (3123: Red's
+    # 6, 14 -> 20, counted again with Red's next 6), and a right move was
+    # called later (a tenth of its pops unread).
+    assert _false_calls_in_truth_game(3123, 0.1) == 0
