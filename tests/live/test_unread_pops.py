@@ -1243,3 +1243,16 @@ def test_a_truth_game_followed_from_the_board_in_hand() -> None:
     # 6, 14 -> 20, counted again with Red's next 6), and a right move was
     # called later (a tenth of its pops unread).
     assert _false_calls_in_truth_game(3123, 0.1) == 0
+
+
+@pytest.mark.parametrize(("seed", "unread"), [(3171, 0.3), (3170, 0.3), (3260, 0.3), (3569, 0.1)])
+def test_truth_games_whose_turn_the_pops_do_not_tell(seed: int, unread: float) -> None:
+    # Truth games once held out (seeds 3000-3999, session 36) that session
+    # 46's follower got back in step from the wrong side: the pops seen
+    # since the board followed from, played in turn, fitted one side only
+    # when every pop was taken as seen, while from another side they were
+    # all lost and the move was made on a pop the camera never saw (3171:
+    # Red's lost 6 and 4, then Blue's move of 6 on a pop seen only when
+    # said, taken for Blue's 6 and an extra 4). ``whose_turn_then`` now
+    # answers only when no other side fits that way either.
+    assert _false_calls_in_truth_game(seed, unread) == 0
