@@ -419,6 +419,8 @@ def _take(loop: Loop, cmd: Spoken, line: dict[str, Any], said: str | None) -> No
         loop.last_contradiction = (line, len(loop.events), loop.t)
         loop.contradictions += 1
         loop.say(f"{said} {SAY_AGAIN}", urgent=True)
+        if cmd.intent == "pop" and isinstance(cmd.value.get("value"), int):
+            loop.heard_after_board(int(cmd.value["value"]), cmd.t)
         _record(loop, cmd, said)
         return
     loop.last_contradiction = None

@@ -540,6 +540,14 @@ class _Doubt:
         if len(at) > later and self.seen[at[-1 - later]] is None:
             self.seen[at[-1 - later]] = value
 
+    def said_for_last_board(self, value: int) -> None:
+        """A number said just after the last board, which the camera's read
+        pop contradicts, may be the pop of that board's move, which the
+        camera never saw: the player moved, then said it. It goes in before
+        that board (nothing seen since it)."""
+        if self.seen and isinstance(self.seen[-1], dict):
+            self.seen.insert(len(self.seen) - 1, value)
+
     def correct_last_pop(self, value: int) -> None:
         """The players said the last pop was *value*."""
         at = max((i for i, step in enumerate(self.seen) if not isinstance(step, dict)), default=None)
@@ -591,6 +599,9 @@ class _HeldDenied:
 ANSWER_WAIT_S = 10.0
 #: Guesses kept open at once (the oldest goes first).
 MAX_DOUBTS = 3
+#: A number said against the read pop this soon after a board the game
+#: agreed with may be that board's move's pop (``Loop.heard_after_board``).
+HEARD_AFTER_BOARD_S = 4.0
 #: Lost track on a board, then within this many seconds (no pop between)
 #: a board the game explains: the first board was passing, not played.
 PASSING_LOST_S = 5.0
@@ -2041,6 +2052,24 @@ class Loop:
     def _open_doubt(self, state: State, pops: list[int | None]) -> None:
         self.doubts = [*self.doubts[-(MAX_DOUBTS - 1):], _Doubt(state, list(pops))]
 
+    def heard_after_board(self, value: int, t: float) -> None:
+        """A number said against the camera's read pop (answered "I saw a 2
+        on the die"), moments after a board the game agreed with and before
+        any pop since: to the open doubts, it may be the pop of that board's
+        move, one the camera never saw (see :meth:`_Doubt.said_for_last_board`).
+        (Truth games at a tenth unread, seeds 5345, 5467, 5685 and 5769:
+        Red's unread pop, lost, and Red's next pops given to Blue, whose
+        peg then came out on a 6 nobody saw, Blue saying "six" after it;
+        Blue's next move was called against the pop the loop had given Blue.)"""
+        agreed = self.board_agreed_at
+        if agreed is None or not 0.0 <= t - agreed <= HEARD_AFTER_BOARD_S:
+            return
+        if self.pop_seen_at is not None and self.pop_seen_at > agreed:
+            return
+        for doubt in self.doubts:
+            doubt.said_for_last_board(value)
+        self._doubts_saw_fit()
+
     def _doubts_saw(self, step: int | None | boards.Board) -> None:
         """A pop or an agreed board for every open doubt; those grown past
         what a search may try are closed."""
@@ -2049,6 +2078,10 @@ class Loop:
             if isinstance(step, dict) and (last is not None and boards.same(step, last, set(step) | set(last))):
                 continue
             doubt.seen.append(step)
+        self._doubts_saw_fit()
+
+    def _doubts_saw_fit(self) -> None:
+        """Close the doubts grown past what a search may try."""
         self.doubts = [d for d in self.doubts
                        if len(d.pops()) <= HISTORY_POPS and sum(v is None for v in d.pops()) <= HISTORY_UNREAD]
 
