@@ -33,6 +33,7 @@ are spoken, so a crash never loses an announced event.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -529,6 +530,21 @@ class _Doubt:
     #: Since the guess, in order: pops (``None``: not read) and the boards
     #: the game agreed with (each a change from the one before).
     seen: list[int | None | boards.Board]
+    #: When the last board in *seen* was first seen, and when a board
+    #: other than it was first seen after it.
+    board_at: float = -math.inf
+    left_at: float = math.inf
+
+    def saw_board(self, board: boards.Board, t: float) -> None:
+        self.seen.append(board)
+        self.board_at, self.left_at = t, math.inf
+
+    def left(self, board: boards.Board, t: float) -> None:
+        """*board*, first seen at *t*, is a change from the last one."""
+        last = self.seen[-1] if self.seen else None
+        if (isinstance(last, dict) and self.left_at == math.inf
+                and not boards.same(board, last, set(board) | set(last))):
+            self.left_at = t
 
     def pops(self) -> list[int | None]:
         return [step for step in self.seen if not isinstance(step, dict)]
@@ -599,6 +615,9 @@ class _HeldDenied:
 ANSWER_WAIT_S = 10.0
 #: Guesses kept open at once (the oldest goes first).
 MAX_DOUBTS = 3
+#: A board this soon after the last one a doubt saw, no pop between, may
+#: be that one put right (``Loop._put_right_since``).
+PUT_RIGHT_S = 2.0
 #: A number said against the read pop this soon after a board the game
 #: agreed with may be that board's move's pop (``Loop.heard_after_board``).
 HEARD_AFTER_BOARD_S = 4.0
@@ -1048,6 +1067,8 @@ class Loop:
         self.board_stale = False
         if self.last_board is None or not boards.same(seen, self.last_board, seen):
             self.board_since = obs.t
+            for doubt in self.doubts:
+                doubt.left(seen, obs.t)
         self.last_board = seen
         self.stable_times.append(obs.t)
         if self.transit is not None and not boards.same(seen, self.transit[0], seen):
@@ -1994,7 +2015,22 @@ class Loop:
         so the loop took the unread pop for Red's move of 2, gave the 2 read
         to Blue, and called Blue's move of 5. The cost, in the truth games
         with wrong counts left standing 4 s: one more of 247 uncalled."""
-        return any(some_history(doubt.state, doubt.seen, whole, brought_out_home=True) for doubt in self.doubts)
+        return any(some_history(doubt.state, doubt.seen, whole, brought_out_home=True)
+                   or self._put_right_since(doubt, whole) for doubt in self.doubts)
+
+    def _put_right_since(self, doubt: _Doubt, whole: boards.Board) -> bool:
+        """*whole* came moments after the last board *doubt* saw, with no
+        pop between, and its history from before the guess reaches *whole*
+        without passing through that board: the guess may have made a wrong
+        count look legal, put right at once. (Truth game seed 5771 at a
+        tenth unread: Yellow's unread 6 and extra 5 both lost; taken as one
+        lost pop, the 5 went to Green, whose move of 5 on a 6 fitted it, and
+        Green's 6 to Red; Green put the peg right a second later, and it was
+        called "Not Green's turn".)"""
+        seen = doubt.seen
+        if not seen or not isinstance(seen[-1], dict) or doubt.left_at - doubt.board_at > PUT_RIGHT_S:
+            return False
+        return some_history(doubt.state, seen[:-1], whole, brought_out_home=True)
 
     def _ask_before_following(self, whole: boards.Board) -> bool:
         """*whole*, which the loop is about to follow (lost track) instead of
@@ -2077,7 +2113,10 @@ class Loop:
             last = next((b for b in reversed(doubt.seen) if isinstance(b, dict)), None)
             if isinstance(step, dict) and (last is not None and boards.same(step, last, set(step) | set(last))):
                 continue
-            doubt.seen.append(step)
+            if isinstance(step, dict):
+                doubt.saw_board(step, self.board_since)
+            else:
+                doubt.seen.append(step)
         self._doubts_saw_fit()
 
     def _doubts_saw_fit(self) -> None:

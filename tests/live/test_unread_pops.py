@@ -1308,3 +1308,45 @@ def test_truth_games_with_a_move_on_a_pop_never_seen_said_after_it(seed: int, un
     # 5000-5499 at three tenths): the case of the test above, in whole
     # games.
     assert _false_calls_in_truth_game(seed, unread) == 0
+
+
+def _red_unread_blue_5_yellow_6(moved_on_at: float) -> Loop:
+    """Red's unread pop, a 5 and a 6 read, Blue's peg moved 5 (10 -> 15), and
+    moved on to 16 at *moved_on_at*: the loop, taking Red's pop as lost,
+    gave the 5 to Blue and the 6 to Yellow."""
+    speaker, recorder = ListSpeaker(), ListRecorder()
+    loop = Loop(Referee, speaker, recorder)
+    red = ["finish:2", "finish:3", "finish:4", "track:28"]  # only a 1 moves a red peg
+
+    def seen(blue: str) -> dict[str, list[str]]:
+        return {"red": red, "blue": [blue, "home", "home", "home"], "yellow": HOME4}
+
+    loop.start([["red"], ["blue"], ["yellow"]], {}, "red", seen("track:10"))
+    loop.handle(BoardStable(1.0, seen("track:10")))
+    for obs in [PopUnread(2.0), PopSettled(4.0, 5), PopSettled(6.0, 6)]:
+        loop.handle(obs)
+        loop.handle(BoardStable(obs.t + 0.6, seen("track:10")))
+    loop.handle(BoardStable(7.0, seen("track:15")))
+    assert said(speaker)[-3:] == ["Blue moves 5 from space 10 to Yellow's Start.", "Yellow's turn.",
+                                  "Yellow popped a 6."]
+    loop.handle(BoardStable(moved_on_at, seen("track:16")))
+    for t in range(int(moved_on_at) + 1, int(moved_on_at) + 6):
+        loop.handle(Tick(float(t)))
+    return loop
+
+
+def test_a_move_a_guess_made_legal_put_right_at_once_is_not_called() -> None:
+    # Truth game seed 5771 at a tenth unread (held out until session 54):
+    # Red's unread 6 and extra 5 both lost, then Blue's 6 moved 5 and put
+    # right a second later. Taking Red's pop as lost made the wrong count
+    # legal (Blue's 5), so the board put right was called "Not Blue's turn".
+    # Before the guess, Red's 6 and 5, and Blue's 6, reach it.
+    loop = _red_unread_blue_5_yellow_6(8.0)
+    assert "illegal" not in kinds(loop)
+    assert loop.said[-1].text == "I have lost track of the moves. I will go by the board from here."
+
+
+def test_a_peg_moved_on_after_its_move_stood_is_called() -> None:
+    # The same peg moved on 4 s later, its move having stood: called.
+    loop = _red_unread_blue_5_yellow_6(11.0)
+    assert "illegal" in kinds(loop)
