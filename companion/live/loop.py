@@ -833,6 +833,7 @@ class Loop:
         #: their moves may be on it: ``_follow_turns`` leaves out those
         #: settled before this time (None: nothing left out).
         self.lost_from_t: float | None = None
+        self.lost_board_at = -math.inf  # when the board followed was first seen (if known)
         #: While lost, the board went unseen (``BoardLost``) since that board:
         #: the next change may be several moves, not one to follow.
         self.lost_gap = False
@@ -2295,6 +2296,7 @@ class Loop:
         self.follow_help_said = False
         self.lost_pops = len(self.held_pops)
         self.lost_from_t = self.t if boards.same(before, now, list(now)) else None
+        self.lost_board_at = self.board_since if self.lost_from_t is not None else -math.inf
         self.lost_at = (self.t, len(self.held_pops), self.referee.state)
         self.doubts = []  # the board is followed from here: no history before it to go back to
         self._follow(now)
@@ -2324,7 +2326,18 @@ class Loop:
         before, self.lost = self.lost, board
         pops, self.lost_pops = self.lost_pops, 0
         since, self.lost_from_t = self.lost_from_t, None
+        shown, self.lost_board_at = self.lost_board_at, self.board_since
         if before is None or state is None or not pops or not self.held_pops:
+            return
+        if self.board_since - shown < PUT_RIGHT_S and self.pop_seen_at is not None and self.pop_seen_at < shown:
+            # The board followed stood a moment and changed with no pop
+            # between: it may have been a wrong count put right, and then
+            # the change tells nothing of whose move it was (truth game seed
+            # 5260 at three tenths unread, held out until session 54:
+            # Blue's 6 moved 5, unread, and put right a second later; taken
+            # for a move of 1 on Blue's unread pop, the turn passed, and
+            # Blue's next move was called "Not Blue's turn"). Follow from
+            # this board instead.
             return
         if gap:
             # The board went unseen since *before*: the change may be more

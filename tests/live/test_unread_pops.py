@@ -1350,3 +1350,13 @@ def test_a_peg_moved_on_after_its_move_stood_is_called() -> None:
     # The same peg moved on 4 s later, its move having stood: called.
     loop = _red_unread_blue_5_yellow_6(11.0)
     assert "illegal" in kinds(loop)
+
+
+def test_a_board_followed_that_changed_a_moment_later_with_no_pop_between_does_not_say_whose_move() -> None:
+    # Truth game seed 5260 at three tenths unread (held out until session
+    # 54): lost track on a board of Blue's 6 moved 5, the pop unread, put
+    # right a second later. Followed from that board, the change (one space,
+    # Blue's) was taken for Blue's move on the unread pop, the turn passed
+    # to Yellow, and Blue's next move, on Blue's extra pop, was called
+    # "Not Blue's turn". The loop follows from the board put right instead.
+    assert _false_calls_in_truth_game(5260, 0.3) == 0
