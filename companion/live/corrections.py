@@ -400,10 +400,11 @@ def _correct(loop: Loop, cmd: Spoken) -> None:
     if held is not None and not again:
         _record(loop, held.cmd, "not taken: another correction followed it")
     if (not again and (said is None or not _said_again(loop, line)) and _may_be_counting(loop, cmd)
-            and (said is not None or not loop.held_pops)):
-        # (with pops held, only a number the camera contradicts: one it
-        # cannot is often a pop of its own, said by a player whose pop the
-        # camera missed -- the truth games' seeds 868 and 1282)
+            and (said is not None or not loop.held_pops or _read_late(loop.held_pops[-1]))):
+        # (with pops held, only a number the camera contradicts, if only by
+        # a late read: one it cannot is often a pop of its own, said by a
+        # player whose pop the camera missed -- the truth games' seeds 868
+        # and 1282)
         held_pop = loop.held_pops[-1] if loop.held_pops else None
         read = held_pop.value if isinstance(held_pop, PopSettled) else int(loop.referee.pending_pop or 0)
         loop.held_number = HeldNumber(cmd, line, said, len(loop.events), loop.referee.player or "", read,
@@ -461,9 +462,22 @@ def _may_be_counting(loop: Loop, cmd: Spoken) -> bool:
         # game 1016-1031's 1025, a board reported late all game: 58 counts
         # answered "I saw a 4 on the die. ...")
         last = loop.held_pops[-1]
-        return isinstance(last, PopSettled) and last.value != value and last.confidence >= PHANTOM_READ
+        return (isinstance(last, PopSettled) and last.value != value
+                and (last.confidence >= PHANTOM_READ or _read_late(last)))
     pending = loop.referee.pending_pop
     return loop.referee.phase == "move" and pending is not None and pending != value
+
+
+def _read_late(pop: PopSettled | PopUnread) -> bool:
+    """*pop*, held, was reported unread and then read after all
+    (``Loop._on_late_read``): the camera's, if weakly. A count's "one" said
+    just after it was taken for its correction (held-out game 1147 counting
+    aloud, session 53: Blue's 3 read late under Red's move, still being
+    read, then Blue's count "one": "Corrected: the pop on the die is 1.",
+    and Blue's move of 3 called)."""
+    from companion.live.loop import LATE_READ_CONFIDENCE
+
+    return isinstance(pop, PopSettled) and pop.confidence == LATE_READ_CONFIDENCE
 
 
 def settle_held_number(loop: Loop) -> None:

@@ -15,7 +15,7 @@ from test_live_loop import AT_ONCE, HOME4, ListSpeaker, board, events_after, kin
 
 from companion.live.corrections import COUNT_HOLD_S, COUNT_HOLD_UNSEEN_S
 from companion.live.loop import PHANTOM_READ, Loop
-from companion.live.observations import BoardStable, DieCocked, PopSettled, PopUnread, Spoken, Tick
+from companion.live.observations import BoardStable, DieCocked, PopReadLate, PopSettled, PopUnread, Spoken, Tick
 from companion.referee import Referee
 
 SAW_5 = "I saw a 5 on the die. Say it again if you are sure."
@@ -510,3 +510,46 @@ def test_a_number_said_after_the_next_pop_went_unread_names_that_pop_though_it_i
     assert "illegal" not in kinds(loop)
     assert events_after(loop, len(loop.events) - 5) == [("move", 4), ("turn", None), ("pop", 4), ("move", 4),
                                                         ("turn", None)]
+
+
+def _blue_3_read_late_under_reds_move(blue_to: str) -> tuple[Loop, ListSpeaker, int]:
+    """Red's 4 read and moved (3 -> 7), the board not yet seen; Blue's pop
+    seen unread, held behind Red's move, then read late as 3; Blue counts
+    aloud ("one, ...") and the board of both moves (Blue's peg 10 ->
+    *blue_to*) is seen."""
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, settings=AT_ONCE)
+
+    def seen(red: str, blue: str) -> dict[str, list[str]]:
+        return {"red": [red, "home", "home", "home"], "blue": [blue, "home", "home", "home"]}
+
+    loop.start([["red"], ["blue"]], {}, "red", seen("track:3", "track:10"))
+    loop.handle(BoardStable(1.0, seen("track:3", "track:10")))
+    n = len(loop.events)
+    loop.handle(PopSettled(2.0, 4))
+    loop.handle(PopUnread(5.0))
+    loop.handle(PopReadLate(5.7, 3, 0.9))
+    loop.handle(Spoken(5.9, "pop", {"value": 1}))
+    assert not any(text.startswith("Corrected") for text in said(speaker))
+    loop.handle(BoardStable(8.0, seen("track:7", blue_to)))
+    loop.handle(Tick(8.0 + COUNT_HOLD_S + 1.0))
+    return loop, speaker, n
+
+
+def test_a_count_aloud_after_a_late_read_of_a_held_pop_is_held_like_any_other() -> None:
+    # Held-out game 1147 counting aloud (session 53): Blue's 3, read only
+    # late while Red's move was still being read, then Blue's count "one":
+    # taken for a correction ("Corrected: the pop on the die is 1."), and
+    # Blue's move of 3 worked out against it and asked about. A late read is
+    # still the camera's: the "one" waits for the move, which fits the 3.
+    loop, speaker, n = _blue_3_read_late_under_reds_move("track:13")
+    assert events_after(loop, n) == [("pop", 4), ("move", 4), ("turn", None), ("pop", 3), ("move", 3),
+                                     ("turn", None)]
+    assert said(speaker)[-3:] == ["Blue popped 3.", "Blue moves 3 from space 10 to space 13.", "Red's turn."]
+
+
+def test_a_number_said_after_a_late_read_that_the_move_fits_is_taken() -> None:
+    # The move fits the number said, not the late read: the number is taken.
+    loop, speaker, n = _blue_3_read_late_under_reds_move("track:11")
+    assert events_after(loop, n)[3:5] == [("pop", 1), ("move", 1)]
+    assert "illegal" not in kinds(loop)
