@@ -553,3 +553,40 @@ def test_a_number_said_after_a_late_read_that_the_move_fits_is_taken() -> None:
     loop, speaker, n = _blue_3_read_late_under_reds_move("track:11")
     assert events_after(loop, n)[3:5] == [("pop", 1), ("move", 1)]
     assert "illegal" not in kinds(loop)
+
+
+def _red_out_after_a_read_4(said_value: int) -> tuple[Loop, ListSpeaker, int]:
+    """Red (a peg on space 3) pops, read as 4; a new red peg is seen brought
+    out at 10.0 and Red says *said_value* at 10.8, before the board's call
+    is due (``CALL_HOLD_S``)."""
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker)
+    blue = ["track:10", "home", "home", "home"]
+    loop.start([["red"], ["blue"]], {}, "red", {"red": ["track:3", "home", "home", "home"], "blue": blue})
+    loop.handle(BoardStable(1.0, {"red": ["track:3", "home", "home", "home"], "blue": blue}))
+    n = len(loop.events)
+    loop.handle(PopSettled(8.0, 4))
+    loop.handle(BoardStable(10.0, {"red": ["track:1", "track:3", "home", "home"], "blue": blue}))
+    loop.handle(Spoken(10.8, "pop", {"value": said_value}))
+    for t in (11.0, 12.0, 13.0, 15.0):
+        loop.handle(Tick(t))
+    return loop, speaker, n
+
+
+def test_a_number_said_that_the_move_fits_and_the_read_pop_does_not_overrules_the_camera() -> None:
+    # Truth game seed 5331 at three tenths unread (held out until session
+    # 54): a pop the camera read given to Red (it was Blue's), then Red's
+    # peg brought out on a 6 the camera never saw and Red saying "six":
+    # answered "I saw a 2 on the die. Say it again if you are sure." and the
+    # move called "needs a 6". The move and the players' word against the
+    # die read: as good as the number said again.
+    loop, speaker, n = _red_out_after_a_read_4(6)
+    assert "illegal" not in kinds(loop)
+    assert events_after(loop, n)[-3:] == [("pop", 6), ("move", 6), ("extra-pop", None)]
+    assert "Overruling the camera." in said(speaker)
+
+
+def test_a_number_said_that_the_move_does_not_fit_either_is_answered_and_the_move_called() -> None:
+    loop, speaker, _ = _red_out_after_a_read_4(5)
+    assert "I saw a 4 on the die. Say it again if you are sure." in said(speaker)
+    assert "illegal" in kinds(loop)
