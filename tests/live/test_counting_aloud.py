@@ -15,7 +15,15 @@ from test_live_loop import AT_ONCE, HOME4, ListSpeaker, board, events_after, kin
 
 from companion.live.corrections import COUNT_HOLD_S, COUNT_HOLD_UNSEEN_S
 from companion.live.loop import PHANTOM_READ, Loop
-from companion.live.observations import BoardStable, DieCocked, PopReadLate, PopSettled, PopUnread, Spoken, Tick
+from companion.live.observations import (
+    BoardStable,
+    DieCocked,
+    PopReadLate,
+    PopSettled,
+    PopUnread,
+    Spoken,
+    Tick,
+)
 from companion.referee import Referee
 
 SAW_5 = "I saw a 5 on the die. Say it again if you are sure."
