@@ -416,7 +416,7 @@ def _correct(loop: Loop, cmd: Spoken) -> None:
 def _take(loop: Loop, cmd: Spoken, line: dict[str, Any], said: str | None) -> None:
     """Take the correction *cmd*: answered with what the camera saw against
     it (*said*) the first time, applied otherwise."""
-    if said is not None and not _said_again(loop, line) and not _move_backs(loop, cmd):
+    if said is not None and not _said_again(loop, line):
         loop.last_contradiction = (line, len(loop.events), loop.t)
         loop.contradictions += 1
         loop.say(f"{said} {SAY_AGAIN}", urgent=True)
@@ -426,24 +426,6 @@ def _take(loop: Loop, cmd: Spoken, line: dict[str, Any], said: str | None) -> No
         return
     loop.last_contradiction = None
     _apply(loop, cmd, "Overruling the camera." if said else "")
-
-
-def _move_backs(loop: Loop, cmd: Spoken) -> bool:
-    """The move on the board, made since the pop, fits the number said and
-    not the pop the camera read: the players' word and the board against
-    the die read, as good as the number said again. Not a count's first
-    numbers (``COUNT_STARTS``), and not with pops held (the board may be
-    the move before them). (Truth game seed 5331 at three tenths unread,
-    held out until session 54: Blue's 2 given to Red, then Red's peg
-    brought out on a 6 the camera never saw, Red saying "six": answered "I
-    saw a 2 on the die" and the move called "needs a 6".)"""
-    from companion.live.loop import COUNT_STARTS
-
-    value = cmd.value.get("value")
-    if cmd.intent != "pop" or not isinstance(value, int) or value in COUNT_STARTS or loop.held_pops:
-        return False
-    read = loop.referee.pending_pop
-    return read is not None and loop.move_fits_pop(value) and not loop.move_fits_pop(read)
 
 
 def _said_again(loop: Loop, line: dict[str, Any]) -> bool:

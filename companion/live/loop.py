@@ -3926,16 +3926,6 @@ class Loop:
             self.timers.missing_since = None
             self.timers.missing_said = False
 
-    def move_fits_pop(self, value: int) -> bool:
-        """The board in hand, changed since the last pop, is one legal move
-        on *value* popped for the pop now being moved (from the game
-        before it was fed)."""
-        state, board = self.before_pop, self.last_board
-        if (state is None or board is None or state.phase is not Phase.POP or self.referee.phase != "move"
-                or self.pop_seen_at is None or self.board_since < self.pop_seen_at):
-            return False
-        return self._legal_on(rules_pop(state, value), board)
-
     def _legal_on(self, state: State | None, whole: boards.Board) -> bool:
         """Whether the referee would accept *whole* as one legal move from *state*.
 
