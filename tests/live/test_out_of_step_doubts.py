@@ -3,7 +3,7 @@ game without them (or with them) open: a later board only that history
 explains is followed, or put right, not called.
 
 Each case is a false call in a fresh whole rendered game at 640x480 (session
-30, seeds 419, 401, 424 and 439; session 31, seed 474), and each has a control in which the board
+30, seeds 419, 401, 424 and 439; session 31, seed 474; session 54, seed 1189), and each has a control in which the board
 the players leave is a real wrong count, still called.
 """
 
@@ -53,6 +53,31 @@ def test_a_lost_pop_that_repeats_the_pop_before_it_may_have_been_none(place: str
     assert "Red popped 4." in lines  # the echo was taken for Red's pop: nothing told it apart then
     if called:
         assert kinds(loop)[-1] == "illegal" and lines[-1] == "That peg moved 3 spaces, but the pop was 5."
+    else:
+        assert "illegal" not in kinds(loop)
+        assert lines[-1] == LOST_TRACK
+
+
+@pytest.mark.parametrize(("place", "called"), [("track:19", False), ("track:20", True)])
+def test_a_lost_pop_that_repeats_the_pop_before_it_after_its_move_may_have_been_none(place: str,
+                                                                                   called: bool) -> None:
+    # Held-out fresh game 1189 (session 54): Red's 5 moved, then a 5 read
+    # at 0.997 three seconds after the move was seen, no pop at all; given
+    # to Blue, who could not use it, Blue's 1 went to Yellow, and Yellow's
+    # move of 5 was called "That peg moved 5 spaces, but the pop was 1".
+    # Until then only an echo held before the move's board kept the game
+    # without it open; one read after it is kept until the next move (and
+    # with no move on a pop nobody saw: ``Loop._doubt_lost_echo``). Here:
+    # Blue's 5 moved; the 5 read again, taken for Red's (lost); Red's 3
+    # given to Blue; Blue pops 4 and moves 4 (the game without the echo),
+    # or 5.
+    loop, lines = played([
+        PopSettled(8.0, 3), PopSettled(10.0, 5), BoardStable(12.0, _blue("track:15")), PopSettled(15.0, 5),
+        PopSettled(18.0, 3), PopSettled(20.0, 4), BoardStable(22.0, _blue(place)),
+    ])
+    assert "Red popped 5." in lines and "Blue popped 3." in lines
+    if called:
+        assert kinds(loop)[-1] == "illegal"
     else:
         assert "illegal" not in kinds(loop)
         assert lines[-1] == LOST_TRACK

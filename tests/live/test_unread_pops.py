@@ -367,9 +367,14 @@ def test_whole_games_with_unread_pops_make_no_more_false_calls_than_measured() -
     # count asked about where it was taken as the one value's move); while
     # lost, a change across a stretch with no board seen no longer puts the
     # loop back in step: 85 -> 86 missed at three tenths.
+    # Session 54 (a lost pop that repeats the pop before it, read after that
+    # pop's move was seen, keeps the game without it open until the next
+    # move): 31 -> 33 missed at a tenth (seed 19: Blue's real 5 after Red's
+    # 5, and Red's wrong count of 3 and 1 explained with the turns one
+    # out); a fresh rendered game's false call (1189) gone.
     from companion.bench.referee import _players, _truth_game
 
-    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 0, 0), (0.1, 4.0, 1, 31),
+    for unread, stands, cap, missed_cap in ((0.1, None, 0, 0), (0.3, None, 0, 0), (0.1, 4.0, 1, 33),
                                             (0.3, 4.0, 1, 86)):
         false_calls = missed = 0
         for seed in range(20):
