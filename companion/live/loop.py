@@ -555,6 +555,12 @@ class _Doubt:
     def pops(self) -> list[int | None]:
         return [step for step in self.seen if not isinstance(step, dict)]
 
+    def reaches(self, board: boards.Board, seen: Sequence[int | None | boards.Board] | None = None) -> bool:
+        """Some history from the guess through *seen* (by default all it has
+        seen) reaches *board* (:func:`catch_up.some_history`)."""
+        return some_history(self.state, self.seen if seen is None else seen, board, brought_out_home=True,
+                            unseen_last=not self.until_move)
+
     def name_pop(self, value: int, later: int) -> None:
         """The players said the value of a pop the camera could not read,
         with *later* pops seen since it: that pop is no longer any value."""
@@ -2022,9 +2028,7 @@ class Loop:
         so the loop took the unread pop for Red's move of 2, gave the 2 read
         to Blue, and called Blue's move of 5. The cost, in the truth games
         with wrong counts left standing 4 s: one more of 247 uncalled."""
-        return any(some_history(doubt.state, doubt.seen, whole, brought_out_home=True,
-                                unseen_last=not doubt.until_move)
-                   or self._put_right_since(doubt, whole) for doubt in self.doubts)
+        return any(doubt.reaches(whole) or self._put_right_since(doubt, whole) for doubt in self.doubts)
 
     def _put_right_since(self, doubt: _Doubt, whole: boards.Board) -> bool:
         """*whole* came moments after the last board *doubt* saw, with no
@@ -2038,7 +2042,7 @@ class Loop:
         seen = doubt.seen
         if not seen or not isinstance(seen[-1], dict) or doubt.left_at - doubt.board_at > PUT_RIGHT_S:
             return False
-        return some_history(doubt.state, seen[:-1], whole, brought_out_home=True, unseen_last=not doubt.until_move)
+        return doubt.reaches(whole, seen[:-1])
 
     def _ask_before_following(self, whole: boards.Board) -> bool:
         """*whole*, which the loop is about to follow (lost track) instead of
