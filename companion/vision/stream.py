@@ -66,8 +66,9 @@ camera's rate and replays at the video's.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, deque
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -249,6 +250,10 @@ class VisionStream:
         self._pegs_seen: dict[tuple[str, str], tuple[float, float]] = {}
         #: The pegs of ``_pegs_seen`` read doubtfully on some frame of their run.
         self._doubted: set[tuple[str, str]] = set()
+        #: Each peg of ``_pegs_seen`` or ``_rivalled``: its colour's places on its last sighting.
+        self._colour_at_sighting: dict[tuple[str, str], tuple[str, ...]] = {}
+        #: Each doubted peg whose colour was read with it one hole over: when last.
+        self._rivalled: dict[tuple[str, str], float] = {}
         #: Each hole read empty but doubtfully in complete frames: hole -> since when.
         self._doubtful_empty_since: dict[str, float] = {}
         self._stretch_since: float | None = 0.0  # start of this stretch of whole views
@@ -488,6 +493,7 @@ class VisionStream:
             self._lost_reported = False
             events.append(BoardFound(t))
         if not reading.complete:
+            self._note_rivals(reading.pegs, t)
             if self._unclear_since is None:
                 self._unclear_since = t
             if not self._unclear_reported and t - self._unclear_since >= self.unclear_after_s - 1e-9:
@@ -551,15 +557,46 @@ class VisionStream:
 
     def _note_pegs(self, pegs: Mapping[str, tuple[str, ...]], t: float) -> None:
         """Keep when each peg off Home was first seen in this run of sightings."""
+        self._note_rivals(pegs, t)
         for colour, places in pegs.items():
             for place in places:
                 if place != "home":
                     first, _ = self._pegs_seen.get((colour, place), (t, t))
                     self._pegs_seen[(colour, place)] = (first, t)
+                    self._colour_at_sighting[(colour, place)] = places
         for peg, (_, last) in list(self._pegs_seen.items()):
             if t - last > DOUBT_GAP_S:
                 del self._pegs_seen[peg]
                 self._doubted.discard(peg)
+                if peg not in self._rivalled:
+                    self._colour_at_sighting.pop(peg, None)
+
+    def _note_rivals(self, pegs: Mapping[str, tuple[str, ...]], t: float) -> None:
+        """Keep when each doubted peg's colour was last read with that peg one
+        hole over (its other pegs where they were at its last sighting): the
+        reader is placing one peg on two holes by turns, and a position resting
+        on the doubtful one waits until the other has not been read for
+        ``RIVAL_HOLD_S`` (see :meth:`_doubt_settled`).
+
+        Fresh whole game 1195 at 640x480: a yellow peg on Finish 4, seen past
+        the one on Finish 2, was read on Finish 3 at 0.3 (kept by the
+        four-per-colour prior) and on Finish 4 at 0.5 by turns for minutes,
+        on frames alike but for noise, in runs of up to 3.8 s; both positions
+        stood by turns, and three moves were judged on one board and called.
+        Frames with a hand somewhere count too when the colour's pegs are all
+        read (the peg read on Finish 3 through a move's 2.5 s of hands, on
+        Finish 4 only while a hand was in view): a rival sighting only ever
+        holds a position back.
+        """
+        for peg, when in list(self._rivalled.items()):
+            if t - when >= RIVAL_HOLD_S and peg not in self._pegs_seen:
+                del self._rivalled[peg]
+                self._colour_at_sighting.pop(peg, None)
+        for peg in (self._doubted & self._pegs_seen.keys()) | self._rivalled.keys():
+            colour, place = peg
+            if place not in pegs.get(colour, ()) and _one_hole_over(
+                    colour, place, self._colour_at_sighting.get(peg, ()), pegs.get(colour, ())):
+                self._rivalled[peg] = t
 
     def _note_doubtful_empties(self, reading: FrameReading, t: float) -> None:
         """Keep since when each hole has been read empty only doubtfully."""
@@ -591,6 +628,7 @@ class VisionStream:
         taken = self._pegs_doubtfully_gone()
         return all(
             t - self._pegs_seen.get(peg, (t, t))[0] >= self.doubtful_stable_s - 1e-9
+            and t - self._rivalled.get(peg, -math.inf) >= RIVAL_HOLD_S - 1e-9
             for peg in new_doubtful_pegs(reading, self._reported, self._doubted)
         ) and all(t - self._doubtful_empty_since[hole] >= self.doubtful_stable_s - 1e-9 for hole in taken)
 
@@ -1091,6 +1129,10 @@ DOUBTFUL_CONFIDENCE = 0.35
 #: A peg missing from complete frames for longer than this has gone: a later
 #: sighting starts its run again (a frame or two of flicker does not).
 DOUBT_GAP_S = 0.4
+#: A doubtful peg whose colour was read with it one hole over this recently
+#: does not stand (``VisionStream._note_rivals``): a peg read on two holes by
+#: turns, on frames alike but for noise, in runs of up to 3.8 s (game 1195).
+RIVAL_HOLD_S = 5.0
 
 
 def may_shade_dome(reading: FrameReading, glints: frozenset[str] = frozenset()) -> bool:
@@ -1173,6 +1215,36 @@ def peg_at(hole: str, state: str) -> tuple[str, str]:
     if parts[1] == "home":
         return state, "home"
     return state, f"{parts[1]}:{parts[2]}"
+
+
+def _one_hole_over(colour: str, place: str, before: Sequence[str], now: Sequence[str]) -> bool:
+    """Whether *colour*'s pegs read *now* are those read *before* with the one
+    on *place* moved to a hole printed beside it.
+
+    >>> _one_hole_over("yellow", "finish:3", ("home", "finish:2", "finish:3"), ("home", "finish:2", "finish:4"))
+    True
+    >>> _one_hole_over("yellow", "finish:3", ("home", "finish:2", "finish:3"), ("home", "finish:4"))
+    False
+    >>> _one_hole_over("red", "track:5", ("track:5",), ("track:9",))
+    False
+    """
+    rest = list(before)
+    if place not in rest:
+        return False
+    rest.remove(place)
+    added = list(now)
+    for other in rest:
+        if other not in added:
+            return False
+        added.remove(other)
+    beside = _neighbours(_hole_of(colour, place))
+    return len(added) == 1 and _hole_of(colour, added[0]) in beside
+
+
+def _hole_of(colour: str, place: str) -> str:
+    """The layout hole of *colour*'s peg on *place* off its Home
+    (the inverse of :func:`peg_at`): ``track:12``, ``green:finish:2``."""
+    return place if place.startswith("track:") else f"{colour}:{place}"
 
 
 def new_doubtful_pegs(reading: FrameReading,
