@@ -383,6 +383,11 @@ def _all_in_finish(places: Sequence[str]) -> bool:
     return all(p.startswith("finish:") for p in places)
 
 
+def _confidence(pop: PopSettled | PopUnread) -> float:
+    """How surely *pop* was read (an unread pop: not at all)."""
+    return pop.confidence if isinstance(pop, PopSettled) else 0.0
+
+
 def _read_weakly(pop: PopSettled, others: Sequence[int]) -> bool:
     """Whether the die reading of *pop* is doubtful enough, given the other
     values *others* that explain the board, for a misread to be likelier
@@ -1727,14 +1732,20 @@ class Loop:
     def _weak_held_unread(self, held: list[PopSettled | PopUnread] | None = None,
                           ) -> list[list[PopSettled | PopUnread]]:
         """The held pops (or *held*) with one read under ``WEAK_READ`` taken
-        as unread, for each such pop in turn, then with all of them (when
-        more than one). (A fresh whole rendered game at 640x480: Yellow's 6
-        read as 2 at 0.99 and held while Blue's move went unseen; Blue's
-        move and Yellow's peg brought out were then seen together and called
-        "The board does not match one move".)"""
+        as unread, for each such pop in turn, then the weakest two, three, ...
+        of them, up to all (when more than one). (A fresh whole rendered game
+        at 640x480: Yellow's 6 read as 2 at 0.99 and held while Blue's move
+        went unseen; Blue's move and Yellow's peg brought out were then seen
+        together and called "The board does not match one move". Fresh game
+        1205 counting aloud: two counts' "one"s taken weakly, at 0.5, for
+        unread pops held, with a 2 read at 0.946 after them; all three taken
+        back with the unread pop held made four, more than a history may
+        search, and five moves seen together were called.)"""
         held = self.held_pops if held is None else held
         weak = [i for i, p in enumerate(held) if isinstance(p, PopSettled) and p.confidence < WEAK_READ]
-        sets = [[i] for i in weak] + ([weak] if len(weak) > 1 else [])
+        sets = [[i] for i in weak]
+        weakest_first = sorted(weak, key=lambda i: _confidence(held[i]))
+        sets += [sorted(weakest_first[:n]) for n in range(2, len(weak) + 1)]
         return [[PopUnread(p.t) if i in chosen else p for i, p in enumerate(held)] for chosen in sets]
 
     def _six_again_unseen(self) -> list[tuple[list[PopSettled | PopUnread], int]]:
