@@ -271,7 +271,14 @@ def _echo(loop: Loop, cmd: Spoken) -> str | None:
     # seeded game: Blue's answer "five" was fed as Green's pop), or seen
     # but not read and not yet asked for (Blue's "five" fed as Yellow's).
     answered = [i for i, asked_at in loop.worked_out_asked[-2:] if cmd.t - asked_at <= ANSWER_S]
-    candidates = answered if loop.unread is not None else [last, *answered]
+    # And any pop worked out moments ago, though pops read after it were
+    # played after it: a catch-up plays an unread pop's move and then the
+    # pops held behind it (a truth game, seed 6255 at three tenths unread:
+    # Red's 5, missed by the camera, worked out among Blue's lost 6 and 4;
+    # Red's "five", said after the move, was fed as Red's next pop, and Red's
+    # next move, a 3, was called "That peg moved 3 spaces, but the pop was 5").
+    worked_out = [i for i in loop.worked_out[-4:] if 0.0 <= cmd.t - loop.events[i][0] <= SPOKEN_ECHO_S]
+    candidates = answered if loop.unread is not None else [last, *answered, *worked_out]
     for index in sorted({i for i in candidates if i is not None}, reverse=True):
         at, event = loop.events[index]
         if event.get("value") != value or not 0.0 <= cmd.t - at <= SPOKEN_ECHO_S:

@@ -533,6 +533,32 @@ def test_the_number_said_after_a_pop_worked_out_from_the_move_confirms_it() -> N
     assert events_after(loop, n)[:2] == [("pop", 3), ("no-move", 3)]
 
 
+
+def test_the_number_said_after_a_pop_worked_out_before_pops_read_after_it_confirms_it() -> None:
+    # Red's pop is unread; Blue's 4 and Yellow's 3 are read (both lost: no
+    # peg out) while Red's move is not yet seen; the board then shows Red's
+    # peg moved 5, and the loop plays the 5 and the two lost pops after it.
+    # Red's "five", said after its move, names the pop worked out, not the
+    # last one played: Red's pop confirmed, not Red's next pop (a truth game,
+    # seed 6255 at three tenths unread: fed as Red's next pop, and Red's next
+    # move, a 3, called "That peg moved 3 spaces, but the pop was 5").
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, ListRecorder(), AT_ONCE)
+    home = HOME4
+    before = {"red": [*home[:3], "track:17"], "blue": home, "yellow": home}
+    loop.start([["red"], ["blue"], ["yellow"]], {}, "red", before)
+    for obs in [BoardStable(1.0, before), PopUnread(3.0), PopSettled(7.0, 4), PopSettled(9.0, 3),
+                BoardStable(11.0, {**before, "red": [*home[:3], "track:22"]})]:
+        loop.handle(obs)
+    assert "That move means Red popped a 5." in said(speaker)
+    assert loop.referee.player == "red" and loop.referee.phase == "pop"
+    n = len(loop.events)
+    loop.handle(Spoken(12.0, "pop", {"value": 5}))
+    assert said(speaker)[-1] == "Yes: Red popped 5."
+    assert len(loop.events) == n and loop.referee.phase == "pop"
+    loop.handle(Spoken(13.0, "pop", {"value": 5}))  # said again: a pop
+    assert events_after(loop, n)[:1] == [("pop", 5)]
+
 def test_another_number_said_after_a_worked_out_pop_is_the_next_pop() -> None:
     loop, speaker, _ = started()
     loop.handle(PopSettled(8.0, 4))
