@@ -559,6 +559,30 @@ def test_the_number_said_after_a_pop_worked_out_before_pops_read_after_it_confir
     loop.handle(Spoken(13.0, "pop", {"value": 5}))  # said again: a pop
     assert events_after(loop, n)[:1] == [("pop", 5)]
 
+
+def test_the_number_said_for_a_move_made_since_on_a_pop_nobody_saw_is_that_pop() -> None:
+    # As above, but Red moves again before saying anything (its next pop
+    # missed by the camera): 22 -> 27, and then "five". The number is that
+    # move's pop, not an echo of the 5 worked out moments ago. (Here the
+    # loop asks for the pop of the move it saw, which already keeps the echo
+    # out; in truth seed 7407 at three tenths the catch-up was played again
+    # on the new board, its 4 worked out anew, and only the rule that the
+    # board must agree with the game kept Blue's "four" for its move, which
+    # was otherwise called "The board does not match one move".)
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, ListRecorder(), AT_ONCE)
+    before = {"red": [*HOME4[:3], "track:17"], "blue": HOME4, "yellow": HOME4}
+    loop.start([["red"], ["blue"], ["yellow"]], {}, "red", before)
+    for obs in [BoardStable(1.0, before), PopUnread(3.0), PopSettled(7.0, 4), PopSettled(9.0, 3),
+                BoardStable(11.0, {**before, "red": [*HOME4[:3], "track:22"]}),
+                BoardStable(13.0, {**before, "red": [*HOME4[:3], "track:27"]})]:
+        loop.handle(obs)
+    n = len(loop.events)
+    loop.handle(Spoken(14.0, "pop", {"value": 5}))
+    loop.handle(Tick(15.0))
+    assert not any(line.startswith("Yes:") for line in said(speaker))
+    assert events_after(loop, n)[:2] == [("pop", 5), ("move", 5)] and "illegal" not in kinds(loop)
+
 def test_another_number_said_after_a_worked_out_pop_is_the_next_pop() -> None:
     loop, speaker, _ = started()
     loop.handle(PopSettled(8.0, 4))
