@@ -383,11 +383,6 @@ def _all_in_finish(places: Sequence[str]) -> bool:
     return all(p.startswith("finish:") for p in places)
 
 
-def _confidence(pop: PopSettled | PopUnread) -> float:
-    """How surely *pop* was read (an unread pop: not at all)."""
-    return pop.confidence if isinstance(pop, PopSettled) else 0.0
-
-
 def _read_weakly(pop: PopSettled, others: Sequence[int]) -> bool:
     """Whether the die reading of *pop* is doubtful enough, given the other
     values *others* that explain the board, for a misread to be likelier
@@ -1742,10 +1737,10 @@ class Loop:
         back with the unread pop held made four, more than a history may
         search, and five moves seen together were called.)"""
         held = self.held_pops if held is None else held
-        weak = [i for i, p in enumerate(held) if isinstance(p, PopSettled) and p.confidence < WEAK_READ]
-        sets = [[i] for i in weak]
-        weakest_first = sorted(weak, key=lambda i: _confidence(held[i]))
-        sets += [sorted(weakest_first[:n]) for n in range(2, len(weak) + 1)]
+        weak = sorted((p.confidence, i) for i, p in enumerate(held)
+                      if isinstance(p, PopSettled) and p.confidence < WEAK_READ)
+        sets = sorted([i] for _, i in weak)
+        sets += [sorted(i for _, i in weak[:n]) for n in range(2, len(weak) + 1)]
         return [[PopUnread(p.t) if i in chosen else p for i, p in enumerate(held)] for chosen in sets]
 
     def _six_again_unseen(self) -> list[tuple[list[PopSettled | PopUnread], int]]:
