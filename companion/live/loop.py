@@ -880,6 +880,17 @@ class Loop:
         #: That value was doubted (read under ``PHANTOM_READ``, or read late)
         #: and said with a doubt: the players' word for it is not contradicted.
         self.last_pop_doubted = False
+        #: That value, a 6, went to the next player only on a guess: it was
+        #: held behind a move made on a pop the camera did not read, and that
+        #: pop could as well have been a 6 no peg could use, the 6 read its
+        #: player's extra pop, and the move's pop and the next player's both
+        #: unseen (see ``corrections._contradiction``).
+        self.last_pop_owner_doubted = False
+        #: How the last pop fed reached the game ("camera", "voice", "loop"),
+        #: and whether the last move accepted was made on a pop the camera
+        #: did not read, and when.
+        self.last_pop_origin = ""
+        self.move_on_unread_at: float | None = None
         self.pop_seen_at: float | None = None  # when the camera last saw a pop settle
         #: Each pop of this game the camera saw (read or not), in order.
         self.seen_pops: list[PopSettled | PopUnread] = []
@@ -3979,6 +3990,7 @@ class Loop:
         self.cocked_said = False
         self.last_pop_seen = obs.value if isinstance(obs, PopSettled) else None
         self.last_pop_doubted = isinstance(obs, PopSettled) and obs.confidence < PHANTOM_READ
+        self.last_pop_owner_doubted = False
         self.pop_seen_at = obs.t
         self.seen_pops.append(obs)
         if self.stage == "over":
@@ -4163,6 +4175,8 @@ class Loop:
             if self.before_pop is not None:
                 self.pop_fed = (pop, self.before_pop)
             events = self._feed({"pop": pop.value}, origin="camera", hedge=pop.confidence < PHANTOM_READ)
+            if pop.value == 6 and self.move_on_unread_at is not None and pop.t < self.move_on_unread_at:
+                self.last_pop_owner_doubted = True
             self._doubt_lost_echo(pop, events)
             self._after_pop()
         if self.held_pops:
@@ -4303,8 +4317,11 @@ class Loop:
                     self.worked_out_asked.append((len(self.events), asked[-1]))
             self.events.append((self.t, event))
             self._track_places(event)
+            if event.get("event") == "pop":
+                self.last_pop_origin = origin
             if event.get("event") == "move":
                 self._forget_adopted_moved()
+                self.move_on_unread_at = self.t if self.last_pop_origin != "camera" else None
             text = event.get("text")
             if isinstance(text, str) and text and event.get("event") not in quiet:
                 if hedge and event.get("event") == "pop" and text.endswith("."):
