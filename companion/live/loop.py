@@ -3076,6 +3076,14 @@ class Loop:
         put_back = boards.same(whole, {c: sorted(p) for c, p in before.position().items()}, colours)
         if not put_back and not self._pops_explaining(whole, before) and not self._made_again_later(inferred, whole):
             return False
+        if not put_back and any(p.t > inferred.t for p in self.seen_pops) and self._reached_from_here(whole):
+            # Pops seen since the guess carry the game on from it to this
+            # board: the guessed move stood while play went on, and this is
+            # the next move, not the guessed one made differently (truth seed
+            # 7164 at three tenths: Blue's unread 1 guessed from 8 -> 9, Red's
+            # pop unread and lost, Blue's 2 unread, and 9 -> 11 retold as
+            # 8 -> 11 on a 3; the turns went one pop out, and a move called).
+            return False
         if ((inferred.from_move or self.t - inferred.t >= CAUGHT_UP_OPEN_S)
                 and self.referee.phase == "pop" and self._pops_explaining(whole)):
             # Also a move of the player now to pop, whose pop the camera

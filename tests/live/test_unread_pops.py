@@ -1463,3 +1463,26 @@ def test_a_six_read_after_the_move_before_it_still_contradicts_the_next_players_
                            Spoken(12.0, "pop", {"value": 5})]):
         loop.handle(obs)
     assert "I saw a 6 on the die. Say it again if you are sure." in said(speaker)
+
+
+def test_a_guessed_move_that_stood_while_play_went_on_is_not_retold_by_the_next_move() -> None:
+    # Blue's pop unread and Blue moves 8 -> 9: "That move means Blue popped
+    # a 1." Red's pop, popped as Blue moved, unread too (Red can only lose
+    # it), and Blue's next pop unread; then Blue moves 9 -> 11. The pops
+    # seen since the guess carry the game to that board: it is Blue's next
+    # move (a 2), not the guessed move made differently, which retold it as
+    # 8 -> 11 on a 3 and put the turns a pop out (truth seed 7164 at three
+    # tenths, whose Blue's 16 was then called a wrong count).
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, ListRecorder(), LoopSettings(call_hold_s=1.5))
+    before = {"red": HOME4, "blue": [*HOME4[:3], "track:8"]}
+    loop.start([["red"], ["blue"]], {}, "blue", before)
+    blue = lambda place: {"red": HOME4, "blue": [*HOME4[:3], place]}  # noqa: E731
+    for obs in with_ticks([BoardStable(11.0, before), PopUnread(13.0), PopUnread(14.7), BoardStable(15.0, blue("track:9")),
+                           PopUnread(19.0), BoardStable(20.0, blue("track:11")), Tick(24.0)]):
+        loop.handle(obs)
+    assert "That move means Blue popped a 1." in said(speaker)
+    assert not any("Blue's Start to space 11" in line for line in said(speaker))
+    moves = [(e["from"], e["to"]) for _, e in loop.events if e["event"] == "move"]
+    assert moves[-2:] == [("track:8", "track:9"), ("track:9", "track:11")]
+    assert "illegal" not in kinds(loop)
