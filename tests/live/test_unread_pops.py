@@ -1417,6 +1417,18 @@ def test_a_board_followed_that_changed_a_moment_later_with_no_pop_between_does_n
     assert _false_calls_in_truth_game(5260, 0.3) == 0
 
 
+def _blue_by_its_finish() -> tuple[Loop, ListSpeaker, dict[str, list[str]], dict[str, list[str]]]:
+    """Red, Blue, Yellow; Blue to pop with one peg on 5 by its full-but-one
+    Finish (it can use a 1, 2 or 3 only), Yellow's on 20. Returns the loop,
+    its speaker, the board and the board after Blue's move of 2."""
+    speaker = ListSpeaker()
+    loop = Loop(Referee, speaker, ListRecorder(), LoopSettings(call_hold_s=2.0))
+    before = {"red": HOME4, "blue": ["finish:2", "finish:3", "finish:4", "track:5"],
+              "yellow": [*HOME4[:3], "track:20"]}
+    loop.start([["red"], ["blue"], ["yellow"]], {}, "blue", before)
+    return loop, speaker, before, {**before, "blue": ["finish:2", "finish:3", "finish:4", "track:7"]}
+
+
 def test_a_six_read_before_a_move_on_an_unread_pop_does_not_contradict_the_next_players_number() -> None:
     # Blue's pop unread, then a 6 read two seconds later with no move
     # between (Blue can use only a 1, 2 or 3: the unread pop may have been
@@ -1427,16 +1439,11 @@ def test_a_six_read_before_a_move_on_an_unread_pop_does_not_contradict_the_next_
     # number; it corrects the pop, and the move is not called (truth seed
     # 6229 at three tenths: "I saw a 6 on the die. Say it again if you are
     # sure." and, a second later, "That peg moved 5 spaces, but the pop was 6.").
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, ListRecorder(), LoopSettings(call_hold_s=2.0))
-    before = {"red": HOME4, "blue": ["finish:2", "finish:3", "finish:4", "track:5"],
-              "yellow": [*HOME4[:3], "track:20"]}
-    loop.start([["red"], ["blue"], ["yellow"]], {}, "blue", before)
+    loop, speaker, before, moved = _blue_by_its_finish()
     for obs in with_ticks([BoardStable(1.0, before), PopUnread(3.0), BoardStable(3.6, before),
                            PopSettled(5.0, 6), BoardStable(5.6, before)]):
         loop.handle(obs)
     assert said(speaker)[-1] == "Blue, say the number you popped."
-    moved = {**before, "blue": ["finish:2", "finish:3", "finish:4", "track:7"]}
     for obs in [BoardStable(9.0, moved), Spoken(10.0, "pop", {"value": 2})]:
         loop.handle(obs)
     assert said(speaker)[-2:] == ["Yellow's turn.", "Yellow popped a 6."]
@@ -1452,12 +1459,7 @@ def test_a_six_read_before_a_move_on_an_unread_pop_does_not_contradict_the_next_
 def test_a_six_read_after_the_move_before_it_still_contradicts_the_next_players_number() -> None:
     # The same table, but Blue's 2 is read and moved, and then Yellow's 6 is
     # read: Yellow's "five" is answered with what the camera saw.
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, ListRecorder(), LoopSettings(call_hold_s=2.0))
-    before = {"red": HOME4, "blue": ["finish:2", "finish:3", "finish:4", "track:5"],
-              "yellow": [*HOME4[:3], "track:20"]}
-    loop.start([["red"], ["blue"], ["yellow"]], {}, "blue", before)
-    moved = {**before, "blue": ["finish:2", "finish:3", "finish:4", "track:7"]}
+    loop, speaker, before, moved = _blue_by_its_finish()
     for obs in with_ticks([BoardStable(1.0, before), PopSettled(3.0, 2), BoardStable(6.0, moved),
                            PopSettled(8.0, 6), BoardStable(11.0, {**moved, "yellow": [*HOME4[:3], "track:25"]}),
                            Spoken(12.0, "pop", {"value": 5})]):
