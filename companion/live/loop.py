@@ -132,6 +132,9 @@ UNREAD_TRANSIT_PIPS = 7
 #: with unread pops (false calls 36 -> 25 and 83 -> 70 at a tenth and three
 #: tenths unread; the same at 0-4 s, nothing gained from 5 s).
 CAUGHT_UP_OPEN_S = 4.0
+#: Slack in comparing game times with the waits above (sums of floating
+#: seconds are off in the last digits).
+TIME_SLACK_S = 1e-5
 #: A catch-up with guessed values stays open to being taken back across the
 #: next pop if that pop comes within this many seconds of it: a wrong count
 #: is put right within moments, often as the next player pops (and whose pop
@@ -546,9 +549,14 @@ class _Doubt:
         self.board_at, self.left_at = t, math.inf
 
     def left(self, board: boards.Board, t: float) -> None:
-        """*board*, first seen at *t*, is a change from the last one."""
+        """*board*, first seen at *t*, is a change from the last one: a
+        board put right, not one with a peg of it lifted (truth seed 7 with
+        wrong counts left standing: Blue's guessed move, its peg lifted a
+        moment and seen back for seconds, taken for a wrong count put right,
+        and Blue's real wrong count later asked about, not called)."""
         last = self.seen[-1] if self.seen else None
         if (isinstance(last, dict) and self.left_at == math.inf
+                and all(len(board.get(c, [])) >= len(places) for c, places in last.items())
                 and not boards.same(board, last, set(board) | set(last))):
             self.left_at = t
 
@@ -856,6 +864,9 @@ class Loop:
         #: The camera's pop last fed to the referee from the held pops, and its state before it.
         self.pop_fed: tuple[PopSettled, State] | None = None
         self.caught_up: _CaughtUp | None = None  # a catch-up with guessed values, open to a change of mind
+        #: Inputs that changed the referee's game, less the undos (what an
+        #: undo of everything since a count was taken must take back).
+        self.changes_fed = 0
         #: A catch-up that stood when the next pop was released, open only to
         #: a board that puts its guess right (``_guess_put_right_later``).
         self.caught_stood: _CaughtUp | None = None
@@ -1865,6 +1876,19 @@ class Loop:
         return bool(self.held_pops) and any(self._reached_from_here(whole, held)
                                             for held in self._as_read_or_weak(self.held_pops))
 
+    def _stood(self, since: float, seconds: float) -> bool:
+        """Whether *seconds* have passed since *since* (game times; a
+        hundredth of a millisecond short counts: truth seed 7428 at three
+        tenths, a catch-up's board seen 3.99999999999998 s before the next
+        move was taken back as if fresh, and the next player's move was
+        called out of turn)."""
+        return self.t - since >= seconds - TIME_SLACK_S
+
+    def _popped_moments_ago(self) -> bool:
+        """The camera saw a pop settle under ``MOVE_AFTER_POP_S`` ago: the
+        board now shows no move on a pop after it."""
+        return self.pop_seen_at is not None and self.t - self.pop_seen_at < MOVE_AFTER_POP_S
+
     def _reached_from_here(self, whole: boards.Board, held: list[PopSettled | PopUnread] | None = None) -> bool:
         """Some way of playing the pops held (or *held*; the unread one
         first) from the game as it stands now leads to *whole*."""
@@ -2057,9 +2081,10 @@ class Loop:
         Green's 6 to Red; Green put the peg right a second later, and it was
         called "Not Green's turn".)"""
         seen = doubt.seen
-        if not seen or not isinstance(seen[-1], dict) or doubt.left_at - doubt.board_at > PUT_RIGHT_S:
+        last = max((i for i, step in enumerate(seen) if isinstance(step, dict)), default=None)
+        if last is None or doubt.left_at - doubt.board_at > PUT_RIGHT_S:
             return False
-        return doubt.reaches(whole, seen[:-1])
+        return doubt.reaches(whole, [*seen[:last], *seen[last + 1:]])
 
     def _ask_before_following(self, whole: boards.Board) -> bool:
         """*whole*, which the loop is about to follow (lost track) instead of
@@ -2266,7 +2291,7 @@ class Loop:
             # caught up as an unread 5 and a 1, then put back to 22 for the
             # move still in hand, which an unread 4, or a 3 and the 1, makes.)
             return False
-        if self.referee.phase == "pop" and self.t - caught.t >= CAUGHT_UP_OPEN_S and (
+        if self.referee.phase == "pop" and self._stood(caught.t, CAUGHT_UP_OPEN_S) and (
                 self._pops_explaining(whole) or (self.unread is not None and self._some_way_explains(whole))):
             # The catch-up's board has stood a while and this is also a move
             # of the player now to pop, whose pop the camera missed: the
@@ -2733,10 +2758,12 @@ class Loop:
         if found is None:
             return False
         echo, dropped = found
+        as_read = [pending, *self.held_pops]
         self._feed({"command": "undo"}, origin="loop", quiet=("undo",))
         if self.referee.state != before:
             return False
         self.pop_fed = None
+        said, changes = len(self.said), self.changes_fed
         if echo:
             self._say(f"I read the {pending.value} twice: that was no pop.")
         else:
@@ -2745,6 +2772,17 @@ class Loop:
         self._release_pops()
         if self.referee.phase == "move" or self.unread is not None:
             self._evaluate(whole)
+        if self.caught_up is None and self.inferred is None and self.unread is None:
+            # Taking a read pop out is a guess, open to a board put right
+            # within moments, as a catch-up's is (``_take_back_catch_up``):
+            # truth seeds 8082 and 8373 at a tenth unread, Blue's lost 3,
+            # Red's 3 two seconds later, no board seen until Blue's 4 and
+            # Red's 2 were popped, and then Red's peg a wrong count on from
+            # the 3: Red's 3 was taken for the 3 read twice and the wrong
+            # count for a move of the 4, and when Red put it right to the 3
+            # half a second later the game was a pop out and a later move
+            # was called.
+            self.caught_up = _CaughtUp(before, as_read, None, self.changes_fed - changes, self.t, said)
         return True
 
     def _phantom_behind(self, previous: PopSettled, pending: PopSettled, before: State,
@@ -3084,8 +3122,9 @@ class Loop:
             # pop unread and lost, Blue's 2 unread, and 9 -> 11 retold as
             # 8 -> 11 on a 3; the turns went one pop out, and a move called).
             return False
-        if ((inferred.from_move or self.t - inferred.t >= CAUGHT_UP_OPEN_S)
-                and self.referee.phase == "pop" and self._pops_explaining(whole)):
+        if ((inferred.from_move or self._stood(inferred.t, CAUGHT_UP_OPEN_S))
+                and self.referee.phase == "pop" and self._pops_explaining(whole)
+                and not self._popped_moments_ago()):
             # Also a move of the player now to pop, whose pop the camera
             # missed: that reading needs no undoing (and asks for the pop).
             # A turn passed because no peg moved is taken back first while
@@ -3094,8 +3133,16 @@ class Loop:
             # game's Blue, whose lost pop, Red's lost 4 and 4 s of boards
             # with no move were taken back as a 6 and an extra pop of 4 when
             # Blue's next pop went unseen (then "moved 5, but the pop was 4").
+            # Not when a pop settled moments ago (``MOVE_AFTER_POP_S``): no
+            # pop nobody saw came after it, and a move on one before it was
+            # made before the next player popped, so the board is the guessed
+            # move made differently (truth seed 8055 at a tenth unread:
+            # Blue's unread 3 moved 14 -> 16, guessed a 2, Red popped a lost
+            # 4 while Blue put it right to 17 0.3 s later; taken for Blue's
+            # move on a pop unseen, a 1, Blue's next 6 went to Red and Blue's
+            # move on it was called).
             return False
-        if (inferred.pops and self.t - inferred.t >= CAUGHT_UP_POP_S and self.referee.phase == "pop"
+        if (inferred.pops and self._stood(inferred.t, CAUGHT_UP_POP_S) and self.referee.phase == "pop"
                 and self._pops_explaining(whole) and set(self._pops_explaining(whole, before)) == {6}):
             # Taken back, the unread pop would be a 6 and the pops released
             # since the mover's own extra pops, popped while its move was
@@ -3108,7 +3155,7 @@ class Loop:
             # Red's extra pop, and Red's next 6 called "moved 6, but the pop
             # was 3".
             return False
-        if self.t - inferred.t >= CAUGHT_UP_OPEN_S and self._lost_before(whole):
+        if self._stood(inferred.t, CAUGHT_UP_OPEN_S) and self._lost_before(whole):
             # The same for the player after: the guess has stood, the next
             # player's pop went unread, and the board is also that pop lost
             # and the following player's move on a pop the camera missed (a
@@ -3116,7 +3163,7 @@ class Loop:
             # moved on by an unseen 1 after Blue's lost pop: retold as a 5,
             # and Red's next move called a wrong count).
             return False
-        if self.t - inferred.t >= CAUGHT_UP_OPEN_S and self._pop_lost_unseen_before(whole):
+        if self._stood(inferred.t, CAUGHT_UP_OPEN_S) and self._pop_lost_unseen_before(whole):
             # The same when the pop being moved came after the die went
             # unread for seconds, room for a pop nobody saw, lost, before it:
             # the board is also that, the read pop the next player's (fresh
@@ -4153,7 +4200,7 @@ class Loop:
                     self.inferred = None  # play has gone on: the inference stands
             caught = self.caught_up
             if caught is not None:
-                if pop.t < caught.t or (caught.released < caught.pops_allowed and self.t - caught.t < CAUGHT_UP_POP_S):
+                if pop.t < caught.t or (caught.released < caught.pops_allowed and not self._stood(caught.t, CAUGHT_UP_POP_S)):
                     # (A pop the catch-up left over, popped before its board
                     # was seen, is no sign that play went on after that board:
                     # not counted. A seeded game's Red, a blind stretch with an
@@ -4308,9 +4355,11 @@ class Loop:
         for caught in (self.caught_up, self.caught_stood):
             if caught is not None and self.referee.state != state_before:
                 caught.fed += 1
+        change = (-1 if line.get("command") == "undo" else 1) if self.referee.state != state_before else 0
+        self.changes_fed += change
         inferred = self.inferred
-        if inferred is not None and self.referee.state != state_before:
-            inferred.fed += -1 if line.get("command") == "undo" else 1
+        if inferred is not None and change:
+            inferred.fed += change
             if any(e.get("event") == "move" for e in events):
                 if inferred.own_move:
                     inferred.own_move = False
