@@ -513,6 +513,9 @@ class _CaughtUp:
     #: The later board it was chosen to lead on to (``Loop._caught_up_to_seen``):
     #: that board is no change of mind to take it back for.
     then: boards.Board | None = None
+    #: When the board it explained was first seen (it may have stood, unread
+    #: for its pops, before the catch-up): what has "stood" is measured from.
+    board_since: float = math.inf
 
 
 @dataclass
@@ -1635,7 +1638,7 @@ class Loop:
         # _feed counts what is fed from here on (the later pops released
         # included).
         held = list(self.held_pops) if as_read is None else list(as_read)
-        self.caught_up = (_CaughtUp(state, held, unread, 0, self.t, len(self.said))
+        self.caught_up = (_CaughtUp(state, held, unread, 0, self.t, len(self.said), board_since=self.board_since)
                           if guessed or as_read is not None else None)
         if guessed:
             self._open_doubt(state, pops)
@@ -2291,7 +2294,7 @@ class Loop:
             # caught up as an unread 5 and a 1, then put back to 22 for the
             # move still in hand, which an unread 4, or a 3 and the 1, makes.)
             return False
-        if self.referee.phase == "pop" and self._stood(caught.t, CAUGHT_UP_OPEN_S) and (
+        if self.referee.phase == "pop" and self._stood(min(caught.t, caught.board_since), CAUGHT_UP_OPEN_S) and (
                 self._pops_explaining(whole) or (self.unread is not None and self._some_way_explains(whole))):
             # The catch-up's board has stood a while and this is also a move
             # of the player now to pop, whose pop the camera missed: the
