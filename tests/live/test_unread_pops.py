@@ -1493,21 +1493,28 @@ def test_a_guessed_move_that_stood_while_play_went_on_is_not_retold_by_the_next_
     assert "illegal" not in kinds(loop)
 
 
-def test_a_guessed_move_put_right_just_after_the_next_pop_is_retold_not_taken_for_a_move_on_a_pop_unseen() -> None:
-    # Blue's pop unread, and Blue moves 14 -> 16: "That move means Blue
-    # popped a 2." Red pops a 4 (lost: no red peg out) and 0.3 s later
-    # Blue's peg is on 17. No pop came after Red's, so that is not Blue's
-    # next move on a pop nobody saw: Blue's 3 put right (truth seed 8055
-    # at a tenth unread, where it was taken for Blue's move of 1, Blue's
-    # next 6 went to Red, and Blue's move on it was called).
+def _blue_guessed_2_then_red_4(moved_on_at: float) -> tuple[Loop, ListSpeaker]:
+    """Blue's pop unread and Blue's move 14 -> 16 ("That move means Blue
+    popped a 2."), Red's lost 4 at 4.7 s, and Blue's peg on 17 at
+    *moved_on_at*."""
     speaker = ListSpeaker()
     loop = Loop(Referee, speaker, ListRecorder(), LoopSettings(call_hold_s=1.5))
     blue = lambda place: {"red": HOME4, "blue": [*HOME4[:3], place]}  # noqa: E731
     loop.start([["red"], ["blue"]], {}, "blue", blue("track:14"))
     for obs in with_ticks([BoardStable(1.0, blue("track:14")), PopUnread(3.0), BoardStable(4.0, blue("track:16")),
-                           PopSettled(4.7, 4), BoardStable(5.0, blue("track:17")), Tick(9.0)]):
+                           PopSettled(4.7, 4), BoardStable(moved_on_at, blue("track:17")), Tick(9.0)]):
         loop.handle(obs)
     assert "That move means Blue popped a 2." in said(speaker)
+    return loop, speaker
+
+
+def test_a_guessed_move_put_right_just_after_the_next_pop_is_retold_not_taken_for_a_move_on_a_pop_unseen() -> None:
+    # Red pops a 4 (lost: no red peg out) and 0.3 s later Blue's peg is on
+    # 17. No pop came after Red's, so that is not Blue's next move on a pop
+    # nobody saw: Blue's 3 put right (truth seed 8055 at a tenth unread,
+    # where it was taken for Blue's move of 1, Blue's next 6 went to Red,
+    # and Blue's move on it was called).
+    loop, speaker = _blue_guessed_2_then_red_4(5.0)
     moves = [(e["from"], e["to"], e["value"]) for _, e in loop.events if e["event"] == "move"]
     assert moves[-1] == ("track:14", "track:17", 3)
     assert not any("I did not see Blue's pop" in line for line in said(speaker))
@@ -1522,13 +1529,7 @@ def test_a_guessed_move_put_right_just_after_the_next_pop_is_retold_not_taken_fo
 def test_a_move_on_a_pop_unseen_a_second_after_the_next_pop_is_still_asked_for() -> None:
     # The same board a second and more after Red's pop: Blue may have
     # popped unseen since, so it is taken for Blue's next move, and asked.
-    speaker = ListSpeaker()
-    loop = Loop(Referee, speaker, ListRecorder(), LoopSettings(call_hold_s=1.5))
-    blue = lambda place: {"red": HOME4, "blue": [*HOME4[:3], place]}  # noqa: E731
-    loop.start([["red"], ["blue"]], {}, "blue", blue("track:14"))
-    for obs in with_ticks([BoardStable(1.0, blue("track:14")), PopUnread(3.0), BoardStable(4.0, blue("track:16")),
-                           PopSettled(4.7, 4), BoardStable(6.5, blue("track:17")), Tick(9.0)]):
-        loop.handle(obs)
+    loop, speaker = _blue_guessed_2_then_red_4(6.5)
     assert "I did not see Blue's pop. Blue, say the number you popped, or pop now." in said(speaker)
     assert "illegal" not in kinds(loop)
 
@@ -1665,8 +1666,7 @@ def test_a_catch_up_of_a_board_that_stood_unexplained_is_not_retold_by_the_next_
     loop.start([["red"], ["blue"]], {}, "red", seen("track:22", "track:28"))
     steps = [BoardStable(400.0, seen("track:22", "track:28")), PopSettled(402.6, 6),
              BoardStable(403.2, seen("track:22", "track:28")), PopUnread(404.6), PopSettled(408.6, 5),
-             PopSettled(410.6, 3),
-             BoardStable(412.6, seen("track:26", "track:28")), BoardLost(413.3), BoardFound(417.6),
+             PopSettled(410.6, 3), BoardStable(412.6, seen("track:26", "track:28")), BoardLost(413.3), BoardFound(417.6),
              PopSettled(419.6, 3), BoardStable(420.2, seen("track:26", "track:28")),
              BoardStable(423.6, seen("finish:1", "track:28")), Spoken(424.6, "pop", {"value": 3}),
              PopSettled(426.6, 2), BoardStable(427.2, seen("finish:1", "track:28")), PopSettled(428.6, 2),
